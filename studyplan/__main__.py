@@ -1,0 +1,3 @@
+from studyplan.cli import main
+
+main()

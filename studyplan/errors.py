@@ -1,0 +1,45 @@
+"""The exception types studyplan raises on purpose.
+
+Every message is one line a user can act on. Exit codes are assigned in exactly one place,
+`studyplan.cli`, so library code never decides how the process ends.
+"""
+
+
+class StudyplanError(Exception):
+    """Base class: its message is shown to the user as is, on one line."""
+
+
+class UsageError(StudyplanError):
+    """The command line or the goal cannot be used (empty goal, unknown topic, absurd duration)."""
+
+
+class CatalogError(StudyplanError):
+    """The course catalog cannot be read or is malformed."""
+
+
+class PlanFileError(StudyplanError):
+    """A saved plan (or its progress data) cannot be read, parsed or written."""
+
+
+class ModelError(StudyplanError):
+    """The model endpoint failed: unreachable, refused the key, unknown model, unusable reply."""
+
+
+class AuthenticationFailed(ModelError):
+    """The endpoint refused the API key (HTTP 401/403)."""
+
+
+class ModelNotFound(ModelError):
+    """The endpoint does not serve the requested model (HTTP 404)."""
+
+
+class EndpointUnreachable(ModelError):
+    """Connection refused, DNS failure, or timeouts after all retries."""
+
+
+class ToolsNotSupported(ModelError):
+    """The endpoint rejected the `tools` parameter (so the text protocol must be used)."""
+
+
+class ToolError(StudyplanError):
+    """A tool could not do what it was asked; the loop turns this into an observation for the model."""

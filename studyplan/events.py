@@ -1,0 +1,123 @@
+"""Step events yielded by the agent loop.
+
+The loop knows nothing of the terminal: it yields these, and a renderer (or a test, or a trace writer)
+consumes them. Each event is a small frozen dataclass; `kind` names it in traces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+RunStatus = Literal["saved", "step_limit", "no_plan", "repeated_calls"]
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens
+        )
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    goal: str
+    model: str
+    protocol: str
+    offline: bool
+    kind: str = "run_started"
+
+
+@dataclass(frozen=True)
+class ModelCallStarted:
+    """The loop is waiting for the model (a renderer shows a spinner until the next event)."""
+
+    step: int
+    messages: list[dict[str, Any]]
+    kind: str = "model_call_started"
+
+
+@dataclass(frozen=True)
+class ModelCallFinished:
+    step: int
+    seconds: float
+    usage: Usage | None
+    reply: dict[str, Any]
+    kind: str = "model_call_finished"
+
+
+@dataclass(frozen=True)
+class Thought:
+    step: int
+    text: str
+    kind: str = "thought"
+
+
+@dataclass(frozen=True)
+class Action:
+    step: int
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    kind: str = "action"
+
+
+@dataclass(frozen=True)
+class Observation:
+    step: int
+    call_id: str
+    tool: str
+    text: str
+    ok: bool
+    seconds: float
+    kind: str = "observation"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should know that is not a step: offline mode, a protocol switch, a retry."""
+
+    text: str
+    level: Literal["info", "warning"] = "info"
+    kind: str = "notice"
+
+
+@dataclass(frozen=True)
+class FinalAnswer:
+    step: int
+    text: str
+    kind: str = "final_answer"
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    status: RunStatus
+    steps: int
+    seconds: float
+    usage: Usage
+    plan_path: Path | None
+    summary: str
+    plans_saved: list[Path] = field(default_factory=list)
+    kind: str = "run_finished"
+
+
+Event = (
+    RunStarted
+    | ModelCallStarted
+    | ModelCallFinished
+    | Thought
+    | Action
+    | Observation
+    | Notice
+    | FinalAnswer
+    | RunFinished
+)
