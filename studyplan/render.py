@@ -66,7 +66,8 @@ def make_console(stderr: bool = False, no_color: bool | None = None) -> Console:
 
 def render_error(console: Console, message: str) -> None:
     """The CLI's one-line error, e.g. "Error: the catalog file is not valid JSON"."""
-    console.print(Text.assemble(("Error: ", "bold red"), (message, "red")))
+    one_line = " ".join(message.split())
+    console.print(Text.assemble(("Error: ", "bold red"), (one_line, "red")), soft_wrap=True)
 
 
 def status_message(status: RunStatus) -> str:

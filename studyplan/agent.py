@@ -1,0 +1,237 @@
+"""The ReAct loop as a library: Thought → Action → Observation, repeated until the plan is saved.
+
+`Agent.run(goal)` is a generator of step events (studyplan.events). It knows nothing of the terminal: the
+CLI renders the events, a trace writer records them, tests assert on them. Model failures raise
+studyplan.errors.ModelError out of the generator; everything a tool does wrong becomes an observation.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from studyplan import vocabulary
+from studyplan.arguments import bind_arguments, coerce_arguments, parse_json_arguments, validate_arguments
+from studyplan.errors import ToolError, ToolsNotSupported
+from studyplan.events import (
+    Action,
+    Event,
+    FinalAnswer,
+    ModelCallFinished,
+    ModelCallStarted,
+    Notice,
+    Observation,
+    RunFinished,
+    RunStarted,
+    RunStatus,
+    Thought,
+    Usage,
+)
+from studyplan.models.base import ChatModel
+from studyplan.plan_doc import plan_template
+from studyplan.prompts import load_text, reminders
+from studyplan.protocols import Decision, ModelProtocol, NativeToolsProtocol, PlannedCall
+from studyplan.toolkit import ToolRegistry
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    max_steps: int = 8
+    max_observation_chars: int = 4000
+    repeat_limit: int = 2  # consecutive steps made only of repeated calls before the run is stopped
+
+
+@dataclass
+class _CallRecord:
+    step: int
+    text: str
+
+
+class Agent:
+    def __init__(
+        self,
+        model: ChatModel,
+        registry: ToolRegistry,
+        config: AgentConfig | None = None,
+        protocol: ModelProtocol | None = None,
+    ) -> None:
+        self.model = model
+        self.registry = registry
+        self.config = config or AgentConfig()
+        self.protocol = protocol or NativeToolsProtocol()
+
+    def system_prompt(self, goal: str) -> str:
+        lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in goal) else "en"
+        prompt = load_text("system.md").replace("{plan_template}", plan_template(lang))
+        prompt = prompt.replace("{max_steps}", str(self.config.max_steps))
+        return prompt + self.protocol.system_prompt_extra(self.registry)
+
+    def run(self, goal: str) -> Iterator[Event]:
+        started = time.perf_counter()
+        yield RunStarted(goal, self.model.name, self.protocol.name, self.model.offline)
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": self.system_prompt(goal)},
+            {"role": "user", "content": goal},
+        ]
+        usage = Usage()
+        seen_calls: dict[str, _CallRecord] = {}
+        repeat_streak = 0
+        unsaved_answers = 0
+        final_text: str | None = None
+        status: RunStatus = "step_limit"
+        step = 0
+        while step < self.config.max_steps + 1:
+            step += 1
+            last_chance = step > self.config.max_steps
+            if last_chance:
+                yield Notice(f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning")
+                messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
+            request = self.protocol.request(messages, self.registry)
+            yield ModelCallStarted(step, request.messages)
+            call_started = time.perf_counter()
+            try:
+                reply = self.model.complete(request.messages, request.tools, request.stop)
+            except ToolsNotSupported:
+                if not self.protocol.fallback_to_text:
+                    raise
+                messages = self._switch_to_text(goal, messages)
+                yield Notice("The endpoint does not accept tools: using the text protocol for the rest of the run.")
+                request = self.protocol.request(messages, self.registry)
+                yield ModelCallStarted(step, request.messages)
+                call_started = time.perf_counter()
+                reply = self.model.complete(request.messages, request.tools, request.stop)
+            usage = usage + (reply.usage or Usage())
+            yield ModelCallFinished(step, time.perf_counter() - call_started, reply.usage, reply.to_message())
+            decision = self.protocol.decode(reply, self.registry, step)
+            if decision.thought:
+                yield Thought(step, decision.thought)
+            messages.append(self.protocol.assistant_message(reply, decision))
+
+            if decision.format_error:
+                yield Notice(f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning")
+                text = reminders()["format"].format(error=decision.format_error)
+                messages.append(self.protocol.reminder_message(text))
+                continue
+
+            if decision.calls:
+                results: list[tuple[PlannedCall, str]] = []
+                repeated_only = True
+                for call in decision.calls:
+                    events, text, repeated = self._execute(step, call, seen_calls)
+                    yield from events
+                    results.append((call, text))
+                    repeated_only = repeated_only and repeated
+                messages.extend(self.protocol.observation_messages(results))
+                for note in decision.notes:
+                    messages.append(self.protocol.reminder_message(note))
+                repeat_streak = repeat_streak + 1 if repeated_only else 0
+                if repeat_streak >= self.config.repeat_limit:
+                    yield Notice("The model repeated the same calls; stopping the run.", "warning")
+                    status = "repeated_calls"
+                    break
+                if last_chance:
+                    break
+                continue
+
+            final_text = decision.final or ""
+            if self.registry.context.saved_plans:
+                yield FinalAnswer(step, final_text)
+                status = "step_limit" if last_chance else "saved"
+                break
+            if last_chance:
+                yield FinalAnswer(step, final_text)
+                break
+            if unsaved_answers >= 1:
+                # A second answer without a plan: the model is explaining why it cannot plan (e.g. no course).
+                yield FinalAnswer(step, final_text)
+                status = "no_plan"
+                break
+            unsaved_answers += 1
+            yield Notice(f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning")
+            messages.append(self.protocol.reminder_message(reminders()["not_saved"]))
+
+        saved = list(self.registry.context.saved_plans)
+        yield RunFinished(
+            status=status,
+            steps=step,
+            seconds=time.perf_counter() - started,
+            usage=usage,
+            plan_path=saved[-1] if saved else None,
+            summary=final_text or "",
+            plans_saved=saved,
+        )
+
+    def _switch_to_text(self, goal: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from studyplan.protocol_text import TextProtocol
+
+        text_protocol = TextProtocol()
+        self.protocol = text_protocol
+        adopted = text_protocol.adopt(messages)
+        adopted[0] = {"role": "system", "content": self.system_prompt(goal)}
+        return adopted
+
+    def _execute(
+        self, step: int, call: PlannedCall, seen_calls: dict[str, _CallRecord]
+    ) -> tuple[list[Event], str, bool]:
+        """Check and run one call. Returns its events, the observation text and whether it was a repeat."""
+        events: list[Event] = []
+        arguments, problem = self._arguments(call)
+        events.append(Action(step, call.id, call.name, arguments))
+        started = time.perf_counter()
+        key = f"{call.name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
+        repeated = problem is None and key in seen_calls
+        ok = False
+        if problem is not None:
+            text = f"Error: {problem}"
+        elif repeated:
+            record = seen_calls[key]
+            text = reminders()["repeated_call"].format(tool=call.name, step=record.step)
+        else:
+            try:
+                text = self.registry.call(call.name, arguments)
+                ok = True
+            except ToolError as exc:
+                text = f"Error: {exc}"
+            except Exception as exc:  # a tool bug must not end the run: the model sees it and can go on
+                text = f"Error: tool {call.name} failed: {type(exc).__name__}: {exc}"
+            if ok:
+                seen_calls[key] = _CallRecord(step, text)
+        text = self._shorten(text)
+        events.append(Observation(step, call.id, call.name, text, ok, time.perf_counter() - started))
+        return events, text, repeated
+
+    def _arguments(self, call: PlannedCall) -> tuple[dict[str, Any], str | None]:
+        """Parse, bind, coerce and validate a call's arguments against its tool's schema."""
+        tool = self.registry.tools.get(call.name)
+        if tool is None:
+            names = ", ".join(self.registry.names())
+            return {}, f"there is no tool named {call.name!r}; use one of: {names}"
+        if call.raw_arguments is not None:
+            parsed, error = parse_json_arguments(call.raw_arguments)
+            if error is not None or parsed is None:
+                return {}, f"{call.name}: {error}"
+            values = parsed
+        else:
+            values = bind_arguments(tool.parameters, list(call.args), dict(call.kwargs))
+        values, coercion_problems = coerce_arguments(tool.parameters, values, enum_aliases=_enum_alias)
+        problems = coercion_problems + validate_arguments(tool.parameters, values, tool_name=call.name)
+        if problems:
+            return values, f"invalid arguments for {call.name}: " + "; ".join(dict.fromkeys(problems))
+        return values, None
+
+    def _shorten(self, text: str) -> str:
+        limit = self.config.max_observation_chars
+        if len(text) <= limit:
+            return text
+        return text[:limit] + f"\n[... {len(text) - limit} more characters left out ...]"
+
+
+def _enum_alias(value: str, allowed: list[str]) -> str | None:
+    level = vocabulary.normalize_level(value)
+    return level if level in allowed else None
+
+
+__all__ = ["Agent", "AgentConfig", "Decision"]
