@@ -87,7 +87,9 @@ class Agent:
             step += 1
             last_chance = step > self.config.max_steps
             if last_chance:
-                yield Notice(f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning")
+                yield Notice(
+                    f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning"
+                )
                 messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
             request = self.protocol.request(messages, self.registry)
             yield ModelCallStarted(step, request.messages)
@@ -98,7 +100,9 @@ class Agent:
                 if not self.protocol.fallback_to_text:
                     raise
                 messages = self._switch_to_text(goal, messages)
-                yield Notice("The endpoint does not accept tools: using the text protocol for the rest of the run.")
+                yield Notice(
+                    "The endpoint does not accept tools: using the text protocol for the rest of the run."
+                )
                 request = self.protocol.request(messages, self.registry)
                 yield ModelCallStarted(step, request.messages)
                 call_started = time.perf_counter()
@@ -111,7 +115,9 @@ class Agent:
             messages.append(self.protocol.assistant_message(reply, decision))
 
             if decision.format_error:
-                yield Notice(f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning")
+                yield Notice(
+                    f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning"
+                )
                 text = reminders()["format"].format(error=decision.format_error)
                 messages.append(self.protocol.reminder_message(text))
                 continue
@@ -150,7 +156,9 @@ class Agent:
                 status = "no_plan"
                 break
             unsaved_answers += 1
-            yield Notice(f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning")
+            yield Notice(
+                f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning"
+            )
             messages.append(self.protocol.reminder_message(reminders()["not_saved"]))
 
         saved = list(self.registry.context.saved_plans)

@@ -26,7 +26,12 @@ class TextProtocol:
 
     def system_prompt_extra(self, registry: ToolRegistry) -> str:
         tools = "\n".join(describe_tool(tool) for tool in registry.tools.values())
-        return "\n\n" + load_text("text_protocol.md").replace("{tools}", tools) + "\n\n" + load_text("fewshot.md")
+        return (
+            "\n\n"
+            + load_text("text_protocol.md").replace("{tools}", tools)
+            + "\n\n"
+            + load_text("fewshot.md")
+        )
 
     def request(self, messages: list[dict[str, Any]], registry: ToolRegistry) -> Request:
         return Request(messages, None, STOP_SEQUENCES)
@@ -36,11 +41,15 @@ class TextProtocol:
         notes = [f"Note: {note}." for note in parsed.dropped]
         if parsed.action is not None:
             action = parsed.action
-            call = PlannedCall(f"text_{step}", action.name, args=list(action.args), kwargs=dict(action.kwargs))
+            call = PlannedCall(
+                f"text_{step}", action.name, args=list(action.args), kwargs=dict(action.kwargs)
+            )
             return Decision(thought=parsed.thought, calls=[call], notes=notes)
         if parsed.final_answer is not None:
             return Decision(thought=parsed.thought, final=parsed.final_answer, notes=notes)
-        return Decision(thought=parsed.thought, format_error=parsed.error or "no Action or Final Answer found")
+        return Decision(
+            thought=parsed.thought, format_error=parsed.error or "no Action or Final Answer found"
+        )
 
     def assistant_message(self, reply: ModelReply, decision: Decision) -> dict[str, Any]:
         """The reply as the model should remember it: its own words up to the action, nothing invented after."""

@@ -83,7 +83,9 @@ class NativeToolsProtocol:
     def decode(self, reply: ModelReply, registry: ToolRegistry, step: int) -> Decision:
         content = (reply.content or "").strip() or None
         if reply.tool_calls:
-            calls = [PlannedCall(call.id, call.name, raw_arguments=call.arguments) for call in reply.tool_calls]
+            calls = [
+                PlannedCall(call.id, call.name, raw_arguments=call.arguments) for call in reply.tool_calls
+            ]
             return Decision(thought=content, calls=calls)
         embedded = extract_embedded_calls(content or "")
         if embedded:

@@ -126,7 +126,12 @@ def tool_from_function(function: Callable[..., str], name: str | None = None) ->
         elif param.default is not None:
             schema["default"] = param.default
         properties[param.name] = schema
-    parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    parameters = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
     return Tool(name or function.__name__, description, parameters, function, context_param)
 
 

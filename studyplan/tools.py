@@ -27,7 +27,14 @@ SEARCH_LIMIT = 8
 MAX_CALENDAR_WEEKS = 156  # three years, the longest plan a goal may ask for
 MAX_FILENAME_LENGTH = 120
 # Names Windows refuses whatever the extension; refusing them everywhere keeps plans portable.
-_RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+_RESERVED_NAMES = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(1, 10)),
+    *(f"lpt{i}" for i in range(1, 10)),
+}
 _SAFE_FILENAME = re.compile(r"^\w[\w.\- ]*\.md$")  # \w includes CJK letters
 
 
@@ -107,13 +114,17 @@ def save_plan(ctx: ToolContext, content: str, filename: str) -> str:
 def _checked_filename(filename: str) -> str:
     name = filename.strip()
     if "/" in name or "\\" in name or name.startswith("."):
-        raise ToolError(f"filename {filename!r} must be a plain file name inside the plans folder, without folders")
+        raise ToolError(
+            f"filename {filename!r} must be a plain file name inside the plans folder, without folders"
+        )
     if not name.lower().endswith(".md"):
         raise ToolError(f"filename {filename!r} must end with .md")
     if len(name) > MAX_FILENAME_LENGTH:
         raise ToolError(f"filename is too long ({len(name)} characters, at most {MAX_FILENAME_LENGTH})")
     if name.split(".")[0].lower() in _RESERVED_NAMES or not _SAFE_FILENAME.match(name):
-        raise ToolError(f"filename {filename!r} is not allowed; use letters, digits, '-' and '_' and end with .md")
+        raise ToolError(
+            f"filename {filename!r} is not allowed; use letters, digits, '-' and '_' and end with .md"
+        )
     return name
 
 

@@ -10,7 +10,9 @@ from studyplan.models.base import ModelReply, ToolCall
 
 
 def call(name: str, call_id: str | None = None, **arguments: Any) -> ToolCall:
-    return ToolCall(call_id or f"call_{name}_{len(arguments)}", name, json.dumps(arguments, ensure_ascii=False))
+    return ToolCall(
+        call_id or f"call_{name}_{len(arguments)}", name, json.dumps(arguments, ensure_ascii=False)
+    )
 
 
 class ScriptedModel:

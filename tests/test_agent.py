@@ -24,7 +24,9 @@ def catalog() -> Catalog:
     return Catalog.load()
 
 
-def make_agent(catalog: Catalog, tmp_path: Path, replies: list[ModelReply], max_steps: int = 8) -> tuple[Agent, ScriptedModel]:
+def make_agent(
+    catalog: Catalog, tmp_path: Path, replies: list[ModelReply], max_steps: int = 8
+) -> tuple[Agent, ScriptedModel]:
     model = ScriptedModel(replies)
     context = ToolContext(today=TODAY, catalog=catalog, plans_dir=tmp_path / "plans")
     return Agent(model, build_registry(context), AgentConfig(max_steps=max_steps)), model
@@ -32,16 +34,23 @@ def make_agent(catalog: Catalog, tmp_path: Path, replies: list[ModelReply], max_
 
 def test_full_trajectory_with_parallel_calls(catalog: Catalog, tmp_path: Path) -> None:
     plan = valid_plan(catalog, TODAY)
-    agent, model = make_agent(catalog, tmp_path, [
-        ModelReply("I need today's date first.", [call("get_current_date", "c1")]),
-        ModelReply("Beginner: search ML and its prerequisites.", [
-            call("search_courses", "c2", topic="机器学习", level="初级"),
-            call("search_courses", "c3", topic="python", level="beginner"),
-        ]),
-        ModelReply(None, [call("plan_calendar", "c4", start_date="2026-11-30", weeks=6)]),
-        ModelReply("Saving.", [call("save_plan", "c5", content=plan, filename="ml.md")]),
-        ModelReply("Your 6-week plan is saved."),
-    ])
+    agent, model = make_agent(
+        catalog,
+        tmp_path,
+        [
+            ModelReply("I need today's date first.", [call("get_current_date", "c1")]),
+            ModelReply(
+                "Beginner: search ML and its prerequisites.",
+                [
+                    call("search_courses", "c2", topic="机器学习", level="初级"),
+                    call("search_courses", "c3", topic="python", level="beginner"),
+                ],
+            ),
+            ModelReply(None, [call("plan_calendar", "c4", start_date="2026-11-30", weeks=6)]),
+            ModelReply("Saving.", [call("save_plan", "c5", content=plan, filename="ml.md")]),
+            ModelReply("Your 6-week plan is saved."),
+        ],
+    )
     events = list(agent.run("零基础学机器学习"))
     finished = events[-1]
     assert isinstance(finished, RunFinished)
@@ -52,13 +61,18 @@ def test_full_trajectory_with_parallel_calls(catalog: Catalog, tmp_path: Path) -
     assert finished.usage.prompt_tokens == 500  # the scripted model reports 100 per call
 
     observations = [e for e in events if isinstance(e, Observation)]
-    assert [o.tool for o in observations] == ["get_current_date", "search_courses", "search_courses",
-                                             "plan_calendar", "save_plan"]
+    assert [o.tool for o in observations] == [
+        "get_current_date",
+        "search_courses",
+        "search_courses",
+        "plan_calendar",
+        "save_plan",
+    ]
     assert all(o.ok for o in observations)
     assert observations[0].text == "2026-11-30 (Monday, ISO week 49)"
     assert "[ml-supervised]" in observations[1].text
     assert "Week 6: 2027-01-04 (Mon) – 2027-01-10 (Sun)" in observations[3].text
-    assert [e.text for e in events if isinstance(e, Thought)][0] == "I need today's date first."
+    assert next(e.text for e in events if isinstance(e, Thought)) == "I need today's date first."
     assert isinstance(events[-2], FinalAnswer)
     # The level alias 初级 was normalized before the tool ran.
     actions = [e for e in events if isinstance(e, Action)]
@@ -66,22 +80,41 @@ def test_full_trajectory_with_parallel_calls(catalog: Catalog, tmp_path: Path) -
 
     # History: each assistant turn with tool_calls is followed by one tool message per call id.
     messages = model.requests[2]["messages"]
-    assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool", "assistant", "tool", "tool"]
+    assert [m["role"] for m in messages] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "tool",
+    ]
     assert [m["tool_call_id"] for m in messages[-2:]] == ["c2", "c3"]
     assert messages[4]["tool_calls"][1]["id"] == "c3"
     assert model.requests[0]["tools"][0]["function"]["name"] == "get_current_date"
 
 
 def test_tool_failures_become_observations(catalog: Catalog, tmp_path: Path) -> None:
-    agent, _ = make_agent(catalog, tmp_path, [
-        ModelReply(None, [call("delete_files", "a")]),
-        ModelReply(None, [call("search_courses", "b", level="beginner")]),
-        ModelReply(None, [call("plan_calendar", "c", start_date="next monday", weeks=4)]),
-        ModelReply(None, [ModelReply(None).tool_calls or __import__("studyplan.models.base", fromlist=["ToolCall"])
-                          .ToolCall("d", "search_courses", "{topic: 'python',}")]),
-        ModelReply("done"),
-        ModelReply("still done"),
-    ])
+    agent, _ = make_agent(
+        catalog,
+        tmp_path,
+        [
+            ModelReply(None, [call("delete_files", "a")]),
+            ModelReply(None, [call("search_courses", "b", level="beginner")]),
+            ModelReply(None, [call("plan_calendar", "c", start_date="next monday", weeks=4)]),
+            ModelReply(
+                None,
+                [
+                    ModelReply(None).tool_calls
+                    or __import__("studyplan.models.base", fromlist=["ToolCall"]).ToolCall(
+                        "d", "search_courses", "{topic: 'python',}"
+                    )
+                ],
+            ),
+            ModelReply("done"),
+            ModelReply("still done"),
+        ],
+    )
     events = list(agent.run("learn python"))
     observations = [e for e in events if isinstance(e, Observation)]
     assert "no tool named 'delete_files'" in observations[0].text and not observations[0].ok
@@ -96,8 +129,9 @@ def test_tool_failures_become_observations(catalog: Catalog, tmp_path: Path) -> 
 
 def test_repeated_calls_are_not_run_again_and_end_the_run(catalog: Catalog, tmp_path: Path) -> None:
     same = call("search_courses", "x", topic="python")
-    agent, model = make_agent(catalog, tmp_path, [ModelReply(None, [same]), ModelReply(None, [same]),
-                                                  ModelReply(None, [same])])
+    agent, _ = make_agent(
+        catalog, tmp_path, [ModelReply(None, [same]), ModelReply(None, [same]), ModelReply(None, [same])]
+    )
     events = list(agent.run("learn python"))
     observations = [e for e in events if isinstance(e, Observation)]
     assert "already called search_courses" in observations[1].text
@@ -106,11 +140,16 @@ def test_repeated_calls_are_not_run_again_and_end_the_run(catalog: Catalog, tmp_
 
 
 def test_step_limit_asks_for_a_last_answer(catalog: Catalog, tmp_path: Path) -> None:
-    agent, model = make_agent(catalog, tmp_path, [
-        ModelReply(None, [call("get_current_date", "1")]),
-        ModelReply(None, [call("search_courses", "2", topic="sql")]),
-        ModelReply("I could not finish the plan."),
-    ], max_steps=2)
+    agent, model = make_agent(
+        catalog,
+        tmp_path,
+        [
+            ModelReply(None, [call("get_current_date", "1")]),
+            ModelReply(None, [call("search_courses", "2", topic="sql")]),
+            ModelReply("I could not finish the plan."),
+        ],
+        max_steps=2,
+    )
     events = list(agent.run("learn SQL"))
     finished = events[-1]
     assert isinstance(finished, RunFinished) and finished.status == "step_limit" and finished.steps == 3
@@ -120,12 +159,16 @@ def test_step_limit_asks_for_a_last_answer(catalog: Catalog, tmp_path: Path) -> 
 
 def test_rejected_plan_is_not_written(catalog: Catalog, tmp_path: Path) -> None:
     bad = valid_plan(catalog, TODAY).replace("[cs50p]", "[magic-ml-101]")
-    agent, _ = make_agent(catalog, tmp_path, [
-        ModelReply(None, [call("save_plan", "s", content=bad, filename="../escape.md")]),
-        ModelReply(None, [call("save_plan", "t", content=bad, filename="ok.md")]),
-        ModelReply(None, [call("save_plan", "u", content=valid_plan(catalog, TODAY), filename="ok.md")]),
-        ModelReply("saved"),
-    ])
+    agent, _ = make_agent(
+        catalog,
+        tmp_path,
+        [
+            ModelReply(None, [call("save_plan", "s", content=bad, filename="../escape.md")]),
+            ModelReply(None, [call("save_plan", "t", content=bad, filename="ok.md")]),
+            ModelReply(None, [call("save_plan", "u", content=valid_plan(catalog, TODAY), filename="ok.md")]),
+            ModelReply("saved"),
+        ],
+    )
     events = list(agent.run("learn python"))
     observations = [e for e in events if isinstance(e, Observation)]
     assert "plain file name" in observations[0].text and not observations[0].ok

@@ -12,7 +12,9 @@ from studyplan.errors import ToolError
 from studyplan.toolkit import ToolContext, ToolRegistry, parse_docstring, tool_from_function
 
 
-def lookup(ctx: ToolContext, topic: str, level: Literal["beginner", "advanced"] | None = None, limit: int = 5) -> str:
+def lookup(
+    ctx: ToolContext, topic: str, level: Literal["beginner", "advanced"] | None = None, limit: int = 5
+) -> str:
     """Find things about a topic.
 
     Args:
@@ -41,7 +43,7 @@ def test_registry_injects_context_and_reports_unknown_tools(tmp_path: Path) -> N
     ctx = ToolContext(today=date(2026, 11, 30), catalog=None, plans_dir=tmp_path)  # type: ignore[arg-type]
     registry = ToolRegistry([tool_from_function(lookup)], ctx)
     assert registry.call("lookup", {"topic": "sql"}) == "2026-11-30 sql None 5"
-    with pytest.raises(ToolError, match="no tool named 'delete_everything'.*lookup"):
+    with pytest.raises(ToolError, match=r"no tool named 'delete_everything'.*lookup"):
         registry.call("delete_everything", {})
 
 

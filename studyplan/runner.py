@@ -1,0 +1,107 @@
+"""Assembles a run from the command line's options: catalog, model, tools, agent, renderer and trace."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from rich.console import Console
+
+from studyplan.agent import Agent, AgentConfig
+from studyplan.catalog import Catalog
+from studyplan.errors import UsageError
+from studyplan.events import RunFinished
+from studyplan.models.base import ChatModel
+from studyplan.models.config import ModelSettings, resolve_settings
+from studyplan.protocols import ModelProtocol, NativeToolsProtocol
+from studyplan.render import Renderer, make_console, render_error, status_message
+from studyplan.toolkit import ToolContext
+from studyplan.tools import build_registry
+from studyplan.trace import TraceWriter
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    goal: str
+    today: date
+    plans_dir: Path = Path("plans")
+    model: str | None = None
+    base_url: str | None = None
+    temperature: float = 0.2
+    protocol: str = "auto"
+    max_steps: int = 8
+    catalog: Path | None = None
+    trace: bool = False
+    trace_file: Path | None = None
+    stream: bool = False
+    quiet: bool = False
+
+
+def build_model(settings: ModelSettings, catalog: Catalog, stream: bool = False) -> ChatModel:
+    if settings.offline:
+        from studyplan.models.offline import OfflinePlanner
+
+        return OfflinePlanner(catalog)
+    from studyplan.models.openai_model import OpenAIChatModel
+
+    return OpenAIChatModel(
+        model=settings.model,
+        api_key=settings.api_key,
+        base_url=settings.base_url,
+        temperature=settings.temperature,
+        stream=stream,
+    )
+
+
+def build_protocol(name: str) -> ModelProtocol:
+    if name == "text":
+        from studyplan.protocol_text import TextProtocol
+
+        return TextProtocol()
+    return NativeToolsProtocol(fallback_to_text=name == "auto")
+
+
+def run_plan(options: RunOptions, console: Console | None = None) -> RunFinished:
+    """Run the agent for one goal, rendering every step. Returns the last event (status, plan path, usage)."""
+    goal = options.goal.strip()
+    if not goal:
+        raise UsageError(
+            'The goal is empty: say what you want to learn, e.g. studyplan "零基础3个月学机器学习"'
+        )
+    catalog = Catalog.load(options.catalog)
+    settings = resolve_settings(options.model, options.base_url, options.temperature)
+    model = build_model(settings, catalog, options.stream)
+    context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir)
+    agent = Agent(
+        model,
+        build_registry(context),
+        AgentConfig(max_steps=options.max_steps),
+        build_protocol(options.protocol),
+    )
+    secrets = [settings.api_key] if settings.api_key else []
+    trace_path = (options.trace_file or _default_trace_path(options.plans_dir)) if options.trace else None
+    renderer = Renderer(console or make_console(), quiet=options.quiet, trace_path=trace_path)
+    finished: RunFinished | None = None
+    with contextlib.ExitStack() as stack:
+        # The trace writer records an exception escaping this block (Ctrl-C included) before closing.
+        trace = stack.enter_context(TraceWriter(trace_path, secrets=secrets)) if trace_path else None
+        stack.enter_context(renderer)
+        for event in agent.run(goal):
+            renderer.handle(event)
+            if trace:
+                trace.write(event)
+            if isinstance(event, RunFinished):
+                finished = event
+    assert finished is not None, "the agent always ends with RunFinished"
+    if options.quiet and finished.status != "saved":
+        render_error(make_console(stderr=True), status_message(finished.status))
+    return finished
+
+
+def _default_trace_path(plans_dir: Path) -> Path:
+    """A new trace file in the plans folder, beside the plan the run will write."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return plans_dir / f"studyplan-{stamp}-{os.getpid()}.trace.jsonl"
