@@ -18,6 +18,7 @@ from studyplan.arguments import bind_arguments, coerce_arguments, parse_json_arg
 from studyplan.errors import ToolError, ToolsNotSupported
 from studyplan.events import (
     Action,
+    ContextFolded,
     Event,
     FinalAnswer,
     ModelCallFinished,
@@ -30,6 +31,7 @@ from studyplan.events import (
     Thought,
     Usage,
 )
+from studyplan.memory import fold_history
 from studyplan.models.base import ChatModel
 from studyplan.plan_doc import plan_template
 from studyplan.prompts import load_text, reminders
@@ -41,6 +43,8 @@ from studyplan.toolkit import ToolRegistry
 class AgentConfig:
     max_steps: int = 8
     max_observation_chars: int = 4000
+    context_budget_tokens: int = 12000  # estimated prompt size above which old steps are folded
+    keep_recent_steps: int = 2
     repeat_limit: int = 2  # consecutive steps made only of repeated calls before the run is stopped
 
 
@@ -80,6 +84,7 @@ class Agent:
         seen_calls: dict[str, _CallRecord] = {}
         repeat_streak = 0
         unsaved_answers = 0
+        last_prompt_tokens: int | None = None
         final_text: str | None = None
         status: RunStatus = "step_limit"
         step = 0
@@ -91,6 +96,12 @@ class Agent:
                     f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning"
                 )
                 messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
+            fold = fold_history(
+                messages, self.config.context_budget_tokens, self.config.keep_recent_steps, last_prompt_tokens
+            )
+            if fold is not None:
+                messages = fold.messages
+                yield ContextFolded(step, fold.folded_messages, fold.tokens_before, fold.tokens_after, fold.summary)
             request = self.protocol.request(messages, self.registry)
             yield ModelCallStarted(step, request.messages)
             call_started = time.perf_counter()
@@ -108,6 +119,7 @@ class Agent:
                 call_started = time.perf_counter()
                 reply = self.model.complete(request.messages, request.tools, request.stop)
             usage = usage + (reply.usage or Usage())
+            last_prompt_tokens = reply.usage.prompt_tokens if reply.usage and reply.usage.prompt_tokens else None
             yield ModelCallFinished(step, time.perf_counter() - call_started, reply.usage, reply.to_message())
             decision = self.protocol.decode(reply, self.registry, step)
             if decision.thought:

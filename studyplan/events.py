@@ -92,6 +92,18 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class ContextFolded:
+    """Older steps were folded into a summary to keep the prompt inside the token budget."""
+
+    step: int
+    folded_messages: int
+    tokens_before: int
+    tokens_after: int
+    summary: str
+    kind: str = "context_folded"
+
+
+@dataclass(frozen=True)
 class FinalAnswer:
     step: int
     text: str
@@ -118,6 +130,7 @@ Event = (
     | Action
     | Observation
     | Notice
+    | ContextFolded
     | FinalAnswer
     | RunFinished
 )

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from studyplan.events import (
     Action,
+    ContextFolded,
     Event,
     FinalAnswer,
     ModelCallFinished,
@@ -136,6 +137,13 @@ class Renderer:
                 self._print_panel("Final answer", Text(event.text), "green")
             case Notice():
                 self._print_notice(event)
+            case ContextFolded():
+                self._print_notice(
+                    Notice(
+                        f"Context: folded {event.folded_messages} earlier messages into a summary "
+                        f"(~{event.tokens_before} → ~{event.tokens_after} tokens)."
+                    )
+                )
             case RunFinished():
                 self._print_result(event)
 
