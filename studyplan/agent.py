@@ -142,9 +142,10 @@ class Agent:
                     yield from events
                     results.append((call, text))
                     repeated_only = repeated_only and repeated
+                if decision.notes:  # e.g. extra actions dropped: the model learns it with the observation
+                    last_call, last_text = results[-1]
+                    results[-1] = (last_call, "\n".join([last_text, *decision.notes]))
                 messages.extend(self.protocol.observation_messages(results))
-                for note in decision.notes:
-                    messages.append(self.protocol.reminder_message(note))
                 repeat_streak = repeat_streak + 1 if repeated_only else 0
                 if repeat_streak >= self.config.repeat_limit:
                     yield Notice("The model repeated the same calls; stopping the run.", "warning")

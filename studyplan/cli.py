@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from studyplan import __version__
-from studyplan.errors import CatalogError, ModelError, PlanFileError, StudyplanError, UsageError
+from studyplan.errors import CatalogError, Interrupted, ModelError, PlanFileError, StudyplanError, UsageError
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -31,6 +31,7 @@ EXIT_INTERRUPTED = 130
 
 # The one mapping from error types to exit codes (most specific first).
 EXIT_CODES: list[tuple[type[BaseException], int]] = [
+    (Interrupted, EXIT_INTERRUPTED),
     (UsageError, EXIT_USAGE),
     (CatalogError, EXIT_DATA),
     (PlanFileError, EXIT_DATA),
@@ -60,6 +61,13 @@ class DefaultCommandGroup(TyperGroup):
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: typer.Context) -> object:
+        # Typer would turn Ctrl-C into a silent exit; make it an error the edge below reports.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as interrupt:
+            raise Interrupted("Interrupted: nothing was left half-written.") from interrupt
 
 
 app = typer.Typer(
@@ -114,14 +122,11 @@ def plan_command(
     protocol: Annotated[
         Protocol,
         typer.Option(
-            help="tools: native function calling; text: Thought/Action lines; auto: tools, "
-            "falling back to text."
+            help="tools: native function calling; text: Thought/Action lines; auto: tools, falling back to text."
         ),
     ] = Protocol.auto,
     max_steps: Annotated[int, typer.Option(min=1, max=50, help="Most model calls before the run stops.")] = 8,
-    today: Annotated[
-        str | None, typer.Option(help="Use this date as today (YYYY-MM-DD), for repeatable runs.")
-    ] = None,
+    today: Annotated[str | None, typer.Option(help="Use this date as today (YYYY-MM-DD), for repeatable runs.")] = None,
     catalog: Annotated[
         Path | None,
         typer.Option(help="Course catalog JSON. Default: $STUDYPLAN_CATALOG, else the built-in one."),
@@ -130,13 +135,9 @@ def plan_command(
         Path, typer.Option(envvar="STUDYPLAN_PLANS_DIR", help="Folder the plan is written to.")
     ] = Path("plans"),
     trace: Annotated[bool, typer.Option(help="Write a JSON Lines step log beside the plan.")] = False,
-    trace_file: Annotated[
-        Path | None, typer.Option(help="Write the step log to this path (implies --trace).")
-    ] = None,
+    trace_file: Annotated[Path | None, typer.Option(help="Write the step log to this path (implies --trace).")] = None,
     stream: Annotated[bool, typer.Option(help="Stream model replies.")] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print only the plan's path and summary.")
-    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the plan's path and summary.")] = False,
 ) -> None:
     """Make a study plan from one sentence (the default command)."""
     from studyplan.runner import RunOptions, run_plan
@@ -173,24 +174,19 @@ def run_cli(argv: Sequence[str] | None = None) -> int:
 
     command = typer.main.get_command(app)
     try:
-        result = command.main(
-            list(argv) if argv is not None else None, prog_name="studyplan", standalone_mode=False
-        )
+        result = command.main(list(argv) if argv is not None else None, prog_name="studyplan", standalone_mode=False)
         return result if isinstance(result, int) else EXIT_OK
     except typer.Exit as exit_:
         return exit_.exit_code
     except typer.TyperException as error:  # bad flags or arguments, as worded by typer
         render_error(make_console(stderr=True), error.format_message())
         return EXIT_USAGE
-    except (KeyboardInterrupt, typer.Abort):
-        render_error(make_console(stderr=True), "Interrupted: nothing was left half-written.")
+    except (KeyboardInterrupt, typer.Abort):  # Ctrl-C outside a command (e.g. while parsing)
         return EXIT_INTERRUPTED
     except StudyplanError as error:
         render_error(make_console(stderr=True), str(error))
         return exit_code_for(error)
-    except (
-        Exception
-    ) as error:  # the last resort: a bug, reported on one line (set STUDYPLAN_DEBUG=1 for details)
+    except Exception as error:  # the last resort: a bug, reported on one line (set STUDYPLAN_DEBUG=1 for details)
         if os.environ.get("STUDYPLAN_DEBUG"):
             raise
         render_error(

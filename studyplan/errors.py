@@ -41,5 +41,9 @@ class ToolsNotSupported(ModelError):
     """The endpoint rejected the `tools` parameter (so the text protocol must be used)."""
 
 
+class Interrupted(StudyplanError):
+    """The user pressed Ctrl-C; whatever was finished is kept, nothing is left half-written."""
+
+
 class ToolError(StudyplanError):
     """A tool could not do what it was asked; the loop turns this into an observation for the model."""
