@@ -20,6 +20,7 @@ from dateutil.rrule import WEEKLY, rrule
 from studyplan import vocabulary
 from studyplan.catalog import format_search_result
 from studyplan.errors import ToolError
+from studyplan.paths import display_path
 from studyplan.plan_check import check_plan
 from studyplan.toolkit import Tool, ToolContext, ToolRegistry, tool_from_function
 
@@ -152,14 +153,6 @@ def write_new_file(folder: Path, name: str, content: str) -> Path:
         raise ToolError(f"could not find a free file name for {name}")
     finally:
         os.unlink(temporary)
-
-
-def display_path(path: Path) -> str:
-    """The path as a user would type it: relative to the working directory when it is below it."""
-    try:
-        return str(path.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def build_registry(context: ToolContext) -> ToolRegistry:
