@@ -1,0 +1,245 @@
+"""The offline planner driven through a minimal hand-written loop with the real tools."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studyplan.catalog import Catalog
+from studyplan.errors import ToolError, UsageError
+from studyplan.models.base import ChatModel, ModelReply
+from studyplan.models.offline import OfflinePlanner
+from studyplan.plan_check import check_plan
+from studyplan.plan_doc import PlanDoc, parse_plan
+from studyplan.toolkit import ToolContext
+from studyplan.tools import build_registry
+
+TODAY = date(2026, 11, 30)  # a Monday
+MAX_STEPS = 8
+
+
+@dataclass
+class Run:
+    replies: list[ModelReply]
+    messages: list[dict[str, Any]]
+    context: ToolContext
+
+    @property
+    def final(self) -> str:
+        return self.replies[-1].content or ""
+
+    def saved_plan(self) -> tuple[str, PlanDoc]:
+        assert self.context.saved_plans, f"no plan saved; final answer: {self.final}"
+        text = self.context.saved_plans[-1].read_text(encoding="utf-8")
+        return text, parse_plan(text)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.load()
+
+
+def drive(goal: str, catalog: Catalog, plans_dir: Path, today: date = TODAY) -> Run:
+    """The loop in a few lines: ask the model, run every call it makes, answer each call id."""
+    context = ToolContext(today=today, catalog=catalog, plans_dir=plans_dir)
+    registry = build_registry(context)
+    model = OfflinePlanner(catalog)
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "plan"}, {"role": "user", "content": goal}]
+    replies = []
+    for _ in range(MAX_STEPS):
+        reply = model.complete(messages, registry.schemas())
+        replies.append(reply)
+        messages.append(reply.to_message())
+        if not reply.tool_calls:
+            break
+        for call in reply.tool_calls:
+            try:
+                observation = registry.call(call.name, json.loads(call.arguments))
+            except ToolError as exc:
+                observation = f"Error: {exc}"
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
+    return Run(replies, messages, context)
+
+
+GOALS = [
+    ("零基础3个月学机器学习", "zh", 13, TODAY),
+    ("I know Python; 8 weeks of web development, 6 hours a week", "en", 8, TODAY),
+    ("三个月学Python，每天2小时", "zh", 13, TODAY),
+    ("12周学SQL，每周6小时，下周一开始", "zh", 12, date(2026, 12, 7)),
+    ("半年学日语，每周末4小时", "zh", 26, TODAY),
+    ("九十天准备雅思", "zh", 13, TODAY),
+    ("有Python基础，两个月学数据分析", "zh", 9, TODAY),
+    ("一年学深度学习，工作日每天1小时，周末每天3小时", "zh", 52, TODAY),
+    ("a semester of linear algebra, 2h/day, starting tomorrow", "en", 16, date(2026, 12, 1)),
+    ("有基础，想进阶机器学习，10周", "zh", 10, TODAY),
+    ("advanced deep learning, 16 weeks, 15 hours per week", "en", 16, TODAY),
+    ("4周学机器学习，每周5小时", "zh", 4, TODAY),
+    ("Learn Java in 6 weeks, 3 days a week, 2 hours a day", "en", 6, TODAY),
+    ("零基础一个月学大模型", "zh", 4, TODAY),
+    ("Learn computer vision in 20 weeks, 10 hours a week", "en", 20, TODAY),
+    ("明天开始，4周学JavaScript，每天半小时", "zh", 4, date(2026, 12, 1)),
+]
+
+
+@pytest.mark.parametrize(("goal", "lang", "weeks", "start"), GOALS)
+def test_saved_plan_is_one_a_learner_can_follow(
+    goal: str, lang: str, weeks: int, start: date, catalog: Catalog, tmp_path: Path
+) -> None:
+    run = drive(goal, catalog, tmp_path)
+    text, plan = run.saved_plan()
+    assert check_plan(text, catalog, TODAY) == []
+    assert plan.lang == lang
+    assert plan.start == start
+    assert len(plan.weeks) == weeks
+    for number, week in enumerate(plan.weeks, start=1):
+        assert week.number == number
+        assert week.start == start + timedelta(days=7 * (number - 1))
+        assert week.end == week.start + timedelta(days=6)
+        assert 2 <= len(week.tasks) <= 4
+        assert week.deliverable
+    assert plan.end == plan.weeks[-1].end
+    assert len(plan.phases) >= 3
+    assert all(phase.weeks and phase.self_check for phase in plan.phases)
+    scheduled = {course for week in plan.weeks for course in week.courses}
+    assert scheduled
+    assert all(catalog.get(course_id) is not None for course_id in scheduled | set(plan.resources))
+    assert scheduled == set(plan.resources)
+    need = sum(catalog.get(course_id).total_hours for course_id in plan.resources)
+    if need > plan.hours_per_week * len(plan.weeks):
+        assert plan.time_note
+
+
+def test_the_trajectory_of_the_article(catalog: Catalog, tmp_path: Path) -> None:
+    run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    steps = [[(call.name, json.loads(call.arguments)) for call in reply.tool_calls] for reply in run.replies]
+    assert steps[0] == [("get_current_date", {})]
+    assert steps[1] == [("search_courses", {"topic": "machine_learning", "level": "beginner"})]
+    assert steps[2] == [  # the prerequisites of a beginner, in one reply: parallel tool calls
+        ("search_courses", {"topic": "python", "level": "beginner"}),
+        ("search_courses", {"topic": "linear_algebra", "level": "beginner"}),
+        ("search_courses", {"topic": "probability_statistics", "level": "beginner"}),
+    ]
+    assert steps[3] == [("plan_calendar", {"start_date": "2026-11-30", "weeks": 13})]
+    assert [name for name, _ in steps[4]] == ["save_plan"]
+    assert steps[4][0][1]["filename"] == "machine-learning-13w.md"
+    assert steps[5] == []
+    assert len(run.replies) == 6
+    # every step explains itself in the goal's language
+    assert all(reply.content and any("\u4e00" <= ch <= "\u9fff" for ch in reply.content) for reply in run.replies)
+    assert "2026-11-30" in (run.replies[1].content or "")
+    assert "Python" in (run.replies[2].content or "")
+    # call ids are unique across the conversation
+    ids = [call.id for reply in run.replies for call in reply.tool_calls]
+    assert len(ids) == len(set(ids)) and ids[0] == "call_1"
+
+
+def test_the_final_answer_summarizes_the_saved_plan(catalog: Catalog, tmp_path: Path) -> None:
+    run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    _, plan = run.saved_plan()
+    final = run.final
+    assert "machine-learning-13w.md" in final
+    assert "13 周" in final and "2026-11-30" in final and "2027-02-28" in final
+    assert all(catalog.get(course_id).name in final for course_id in plan.resources)
+    assert "离线" in final
+
+
+def test_beginner_foundations_come_before_the_main_topic(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("零基础3个月学机器学习", catalog, tmp_path).saved_plan()
+    topics_in_order = [catalog.get(course_id).topics[0] for course_id in plan.resources]
+    assert topics_in_order.index("machine_learning") > topics_in_order.index("python")
+    assert plan.weeks[0].courses and catalog.get(plan.weeks[0].courses[0]).topics[0] == "python"
+    assert plan.phases[-1].weeks[-1].courses == []  # the last week is for the capstone and review
+
+
+def test_known_topics_are_not_searched_again(catalog: Catalog, tmp_path: Path) -> None:
+    run = drive("有Python基础，想3个月学机器学习", catalog, tmp_path)
+    searched = [
+        json.loads(call.arguments)["topic"]
+        for reply in run.replies
+        for call in reply.tool_calls
+        if call.name == "search_courses"
+    ]
+    assert "python" not in searched
+    _, plan = run.saved_plan()
+    assert all("python" not in catalog.get(course_id).topics[:1] for course_id in plan.resources)
+    assert any("Python" in item for item in plan.assumptions)
+
+
+def test_too_little_time_is_said_in_the_time_note(catalog: Catalog, tmp_path: Path) -> None:
+    text, plan = drive("4周学机器学习，每周5小时", catalog, tmp_path).saved_plan()
+    assert plan.time_note
+    assert "压缩" in plan.time_note or "没有排进计划" in plan.time_note
+    assert check_plan(text, catalog, TODAY) == []
+
+
+def test_a_too_short_goal_is_stretched_to_three_weeks_and_says_so(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("两周学会SQL", catalog, tmp_path).saved_plan()
+    assert len(plan.weeks) == 3
+    assert any("3 周" in item for item in plan.assumptions)
+
+
+def test_assumptions_of_the_goal_are_in_the_plan(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("learn SQL", catalog, tmp_path).saved_plan()
+    assert any("12 weeks" in item for item in plan.assumptions)
+    assert any("8 hours a week" in item for item in plan.assumptions)
+
+
+def test_same_goal_and_date_give_the_same_plan(catalog: Catalog, tmp_path: Path) -> None:
+    first, _ = drive("零基础3个月学机器学习", catalog, tmp_path / "a").saved_plan()
+    second, _ = drive("零基础3个月学机器学习", catalog, tmp_path / "b").saved_plan()
+    assert first == second
+
+
+def test_today_comes_from_the_date_tool(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("12周学SQL", catalog, tmp_path, today=date(2027, 3, 3)).saved_plan()
+    assert plan.start == date(2027, 3, 3)
+    assert plan.weeks[0].end == date(2027, 3, 9)
+
+
+@pytest.mark.parametrize("goal", ["", "学习量子烹饪", "3天学会机器学习", "用100年学Python"])
+def test_unusable_goals_raise_usage_error_before_any_tool_runs(goal: str, catalog: Catalog) -> None:
+    messages = [{"role": "system", "content": "plan"}, {"role": "user", "content": goal}]
+    with pytest.raises(UsageError):
+        OfflinePlanner(catalog).complete(messages)
+
+
+def test_a_rejected_plan_is_fixed_by_dropping_the_named_course(catalog: Catalog, tmp_path: Path) -> None:
+    """The planner reads the problems of a rejection and leaves the course it names out."""
+    model = OfflinePlanner(catalog)
+    run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    before_save = run.messages[: run.messages.index(run.replies[4].to_message())]
+    rejected_course = json.loads(run.replies[4].tool_calls[0].arguments)["content"].split("[", 2)[1].split("]")[0]
+    save = model.complete(before_save)
+    rejection = f"Error: plan rejected, nothing was saved. Fix these:\n- [{rejected_course}] is not allowed here"
+    retry = model.complete(
+        [*before_save, save.to_message(), {"role": "tool", "tool_call_id": save.tool_calls[0].id, "content": rejection}]
+    )
+    assert [call.name for call in retry.tool_calls] == ["save_plan"]
+    content = json.loads(retry.tool_calls[0].arguments)["content"]
+    assert f"[{rejected_course}]" not in content
+    assert check_plan(content, catalog, TODAY) == []
+
+
+def test_gives_up_with_an_answer_after_repeated_rejections(catalog: Catalog, tmp_path: Path) -> None:
+    model = OfflinePlanner(catalog)
+    run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    messages = run.messages[: run.messages.index(run.replies[4].to_message())]
+    for _ in range(3):
+        reply = model.complete(messages)
+        if not reply.tool_calls:
+            break
+        call = reply.tool_calls[0]
+        messages += [reply.to_message(), {"role": "tool", "tool_call_id": call.id, "content": "Error: disk full"}]
+    assert not reply.tool_calls
+    assert "disk full" in (reply.content or "")
+
+
+def test_is_a_chat_model(catalog: Catalog) -> None:
+    model = OfflinePlanner(catalog)
+    assert isinstance(model, ChatModel)
+    assert (model.name, model.offline) == ("offline", True)
