@@ -22,6 +22,9 @@ from studyplan.toolkit import ToolContext
 from studyplan.tools import build_registry
 from studyplan.trace import TraceWriter
 
+# The SDK's own retries (429 and 5xx, honouring Retry-After) for one interactive run.
+DEFAULT_MAX_RETRIES = 2
+
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -40,7 +43,10 @@ class RunOptions:
     quiet: bool = False
 
 
-def build_model(settings: ModelSettings, catalog: Catalog, stream: bool = False) -> ChatModel:
+def build_model(
+    settings: ModelSettings, catalog: Catalog, stream: bool = False, max_retries: int = DEFAULT_MAX_RETRIES
+) -> ChatModel:
+    """A new model instance (batch runs build one per goal: instances are not shared between threads)."""
     if settings.offline:
         from studyplan.models.offline import OfflinePlanner
 
@@ -53,6 +59,7 @@ def build_model(settings: ModelSettings, catalog: Catalog, stream: bool = False)
         base_url=settings.base_url,
         temperature=settings.temperature,
         stream=stream,
+        max_retries=max_retries,
     )
 
 
@@ -62,6 +69,13 @@ def build_protocol(name: str) -> ModelProtocol:
 
         return TextProtocol()
     return NativeToolsProtocol(fallback_to_text=name == "auto")
+
+
+def make_agent(model: ChatModel, context: ToolContext, max_steps: int, protocol: str) -> Agent:
+    """The agent for one goal: the real tools over `context`, the loop bounded at `max_steps`."""
+    # The offline planner speaks native tool calls only; the text protocol is for models that lack them.
+    encoding = build_protocol("tools" if model.offline else protocol)
+    return Agent(model, build_registry(context), AgentConfig(max_steps=max_steps), encoding)
 
 
 def run_plan(options: RunOptions, console: Console | None = None) -> RunFinished:
@@ -75,12 +89,14 @@ def run_plan(options: RunOptions, console: Console | None = None) -> RunFinished
     settings = resolve_settings(options.model, options.base_url, options.temperature)
     model = build_model(settings, catalog, options.stream)
     context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir)
-    agent = Agent(
-        model,
-        build_registry(context),
-        AgentConfig(max_steps=options.max_steps),
-        build_protocol(options.protocol),
-    )
+    agent = make_agent(model, context, options.max_steps, options.protocol)
+    return run_agent(agent, goal, options, settings, console)
+
+
+def run_agent(
+    agent: Agent, goal: str, options: RunOptions, settings: ModelSettings, console: Console | None = None
+) -> RunFinished:
+    """Run an assembled agent on `goal`, rendering and tracing every step (shared by plan and revise)."""
     secrets = [settings.api_key] if settings.api_key else []
     trace_path = (options.trace_file or _default_trace_path(options.plans_dir)) if options.trace else None
     renderer = Renderer(console or make_console(), quiet=options.quiet, trace_path=trace_path)
