@@ -1,0 +1,101 @@
+"""Each tool on its own: what the model reads back, and what save_plan refuses."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from plan_samples import valid_plan
+
+from studyplan.catalog import Catalog
+from studyplan.errors import ToolError
+from studyplan.toolkit import ToolContext
+from studyplan.tools import build_registry, get_current_date, plan_calendar, save_plan, search_courses, write_new_file
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.load()
+
+
+@pytest.fixture
+def ctx(catalog: Catalog, tmp_path: Path) -> ToolContext:
+    return ToolContext(today=TODAY, catalog=catalog, plans_dir=tmp_path / "plans")
+
+
+def test_current_date_has_weekday_and_iso_week(ctx: ToolContext) -> None:
+    assert get_current_date(ctx) == "2026-11-30 (Monday, ISO week 49)"
+    ctx.today = date(2027, 1, 1)
+    assert get_current_date(ctx) == "2027-01-01 (Friday, ISO week 53)"
+
+
+def test_calendar_lists_exact_weeks_with_weekdays() -> None:
+    text = plan_calendar("2026-12-30", 3)
+    assert text.splitlines() == [
+        "Week 1: 2026-12-30 (Wed) – 2027-01-05 (Tue)",
+        "Week 2: 2027-01-06 (Wed) – 2027-01-12 (Tue)",
+        "Week 3: 2027-01-13 (Wed) – 2027-01-19 (Tue)",
+        "The plan runs from 2026-12-30 (Wednesday) to 2027-01-19 (Tuesday).",
+    ]
+    with pytest.raises(ToolError, match="not a date"):
+        plan_calendar("next monday", 3)
+    with pytest.raises(ToolError, match="between 1 and"):
+        plan_calendar("2026-12-30", 0)
+
+
+def test_search_matches_chinese_and_english_aliases_and_caps_results(ctx: ToolContext) -> None:
+    chinese = search_courses(ctx, "机器学习", "初级")
+    english = search_courses(ctx, "machine learning", "beginner")
+    assert chinese.splitlines()[1:] == english.splitlines()[1:]
+    assert "[ml-supervised]" in chinese
+    assert "showing 8 of 20" in search_courses(ctx, "python", "beginner")
+    missing = search_courses(ctx, "量子烹饪")
+    assert missing.startswith("No course matches topic '量子烹饪'") and "machine_learning" in missing
+
+
+@pytest.mark.parametrize(
+    ("filename", "reason"),
+    [
+        ("plan.txt", "must end with .md"),
+        ("../plan.md", "plain file name"),
+        ("/etc/passwd.md", "plain file name"),
+        ("sub/plan.md", "plain file name"),
+        (".hidden.md", "plain file name"),
+        ("CON.md", "not allowed"),
+        ("nul.md", "not allowed"),
+        ("a" * 130 + ".md", "too long"),
+        ("bad|name.md", "not allowed"),
+    ],
+)
+def test_save_plan_refuses_unsafe_names(ctx: ToolContext, catalog: Catalog, filename: str, reason: str) -> None:
+    with pytest.raises(ToolError, match=reason):
+        save_plan(ctx, valid_plan(catalog, TODAY), filename)
+    assert not ctx.plans_dir.exists() or not any(ctx.plans_dir.iterdir())
+
+
+def test_save_plan_writes_chinese_names_and_never_overwrites(ctx: ToolContext, catalog: Catalog) -> None:
+    plan = valid_plan(catalog, TODAY)
+    assert save_plan(ctx, plan, "机器学习计划.md") == f"Saved plan to {ctx.plans_dir / '机器学习计划.md'}"
+    second = save_plan(ctx, plan, "机器学习计划.md")
+    assert "机器学习计划-2.md" in second and "already existed" in second
+    assert [p.name for p in ctx.saved_plans] == ["机器学习计划.md", "机器学习计划-2.md"]
+    assert not list(ctx.plans_dir.glob(".studyplan-*"))  # no temporary file left behind
+
+
+def test_write_new_file_keeps_existing_content(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("mine")
+    path = write_new_file(tmp_path, "a.md", "new")
+    assert path.name == "a-2.md" and (tmp_path / "a.md").read_text() == "mine"
+
+
+def test_schemas_come_from_the_functions(ctx: ToolContext) -> None:
+    schemas = {s["function"]["name"]: s["function"] for s in build_registry(ctx).schemas()}
+    assert list(schemas) == ["get_current_date", "search_courses", "plan_calendar", "save_plan"]
+    search = schemas["search_courses"]["parameters"]
+    assert search["required"] == ["topic"]
+    assert search["properties"]["level"]["enum"] == ["beginner", "intermediate", "advanced"]
+    assert "ctx" not in search["properties"]
+    assert schemas["get_current_date"]["parameters"]["properties"] == {}
