@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
 from rich.highlighter import JSONHighlighter
 from rich.panel import Panel
+from rich.progress_bar import ProgressBar
 from rich.status import Status
+from rich.table import Table
 from rich.text import Text
 
 from studyplan.events import (
@@ -34,6 +37,17 @@ from studyplan.events import (
     Thought,
     Usage,
 )
+from studyplan.paths import display_path
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from studyplan.batch import GoalResult
+    from studyplan.evaluate import EvalReport
+    from studyplan.export import ExportResult
+    from studyplan.plan_doc import Week
+    from studyplan.progress import CheckinResult, StatusReport
+    from studyplan.revise import PlanDiff, WeekChange
 
 OFFLINE_MODEL_LABEL = "offline — built-in rule-based planner, no network"
 
@@ -196,18 +210,17 @@ class Renderer:
 
     def _print_result(self, event: RunFinished) -> None:
         if event.status == "saved" and event.plan_path is not None:
-            line = Text.assemble(("✓ Plan saved: ", "bold green"), (str(event.plan_path), "bold"))
+            line = Text.assemble(("✓ Plan saved: ", "bold green"), (display_path(event.plan_path), "bold"))
         else:
             line = Text(f"⚠ {status_message(event.status)}", style="bold yellow")
             if event.plan_path is not None:
-                line.append(f" The last saved plan is {event.plan_path}.", style="yellow")
-        # soft_wrap keeps a long path on one line, so it can be copied.
+                line.append(f" The last saved plan is {display_path(event.plan_path)}.", style="yellow")
+        # soft_wrap keeps a long path on one line, so it can be copied. The summary is already on screen
+        # in the final-answer panel, so it is not repeated here.
         self.console.print(line, soft_wrap=True)
-        if event.summary.strip():
-            self.console.print(Text(event.summary))
         earlier = [path for path in dict.fromkeys(event.plans_saved) if path != event.plan_path]
         if earlier:
-            listed = ", ".join(str(path) for path in earlier)
+            listed = ", ".join(display_path(path) for path in earlier)
             self.console.print(Text(f"Also written: {listed}", style="dim"), soft_wrap=True)
         self.console.print(Text(_run_statistics(event), style="dim"))
         if self.trace_path is not None:
@@ -217,7 +230,7 @@ class Renderer:
         # Scripts read this: the path alone on the first line, nothing decorative.
         if event.status != "saved" or event.plan_path is None:
             return
-        self.console.print(Text(str(event.plan_path)), soft_wrap=True)
+        self.console.print(Text(display_path(event.plan_path)), soft_wrap=True)
         if event.summary.strip():
             self.console.print(Text(event.summary), soft_wrap=True)
 
@@ -278,3 +291,393 @@ def _shorten_strings(value: Any) -> Any:
     if isinstance(value, list):
         return [_shorten_strings(item) for item in value]
     return value
+
+
+# -- progress and export (studyplan checkin / status / export) --------------------------------------------
+
+DONE_MARK = "✓"
+PROGRESS_BAR_WIDTH = 30
+
+
+def _hours_text(hours: float) -> str:
+    return f"{hours:g} h"
+
+
+def _days_text(days: float) -> str:
+    return f"{days:g} day" if days == 1 else f"{days:g} days"
+
+
+def _span_text(start: date, end: date) -> str:
+    return f"{start.isoformat()} – {end.isoformat()}"
+
+
+def render_checkin(console: Console, result: CheckinResult) -> None:
+    """One confirmation line: which week, what was added, the week's totals."""
+    checkin, week = result.checkin, result.week
+    parts = [f"{_hours_text(result.week_spent_hours)} of {_hours_text(result.planned_hours)} spent this week"]
+    if checkin.hours is not None:
+        parts.insert(0, f"+{_hours_text(checkin.hours)}")
+    if result.week_done:
+        parts.append(f"done {DONE_MARK}")
+    if checkin.note:
+        parts.append("note saved")
+    line = Text.assemble(
+        (f"{DONE_MARK} Checked in week {week.number} ", "bold green"),
+        (f"({_span_text(week.start, week.end)}) of {display_path(result.plan_path)}: ", "green"),
+        (" · ".join(parts), "bold"),
+    )
+    console.print(line, soft_wrap=True)
+
+
+def render_status(console: Console, report: StatusReport) -> None:
+    """Plan against reality: a table of weeks, progress bars, the pace in days, and what to do next."""
+    plan = report.plan
+    console.print(
+        Text.assemble(
+            (plan.title or report.plan_path.stem, "bold"),
+            (f" · {display_path(report.plan_path)} · as of {report.today.isoformat()}", "dim"),
+        ),
+        soft_wrap=True,
+    )
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("Week", justify="right", no_wrap=True)
+    table.add_column("Dates", no_wrap=True)
+    table.add_column("Courses · notes")  # the one column that wraps, so the numbers stay readable
+    table.add_column("Planned", justify="right", no_wrap=True)
+    table.add_column("Spent", justify="right", no_wrap=True)
+    table.add_column("Done", justify="center", no_wrap=True)
+    for status in report.weeks:
+        week = status.week
+        courses = Text(", ".join(status.course_labels))
+        if status.notes:
+            courses.append("\n" + "; ".join(status.notes), style="dim")
+        table.add_row(
+            Text(f"▸ {week.number}" if status.is_current else str(week.number)),
+            # The year once: weeks are 7 days, so the end's month and day are enough.
+            Text(f"{week.start.isoformat()} – {week.end:%m-%d}"),
+            courses,
+            Text(_hours_text(status.planned_hours)),
+            Text(_hours_text(status.spent_hours) if status.spent_hours else "–"),
+            Text(DONE_MARK, style="bold green") if status.done else Text(""),
+            style="bold" if status.is_current else None,
+        )
+    console.print(table)
+
+    bars = Table.grid(padding=(0, 1))
+    total_weeks = len(report.weeks)
+    planned = report.planned_hours
+    bars.add_row(
+        Text("Weeks"),
+        ProgressBar(total=total_weeks, completed=report.done_weeks, width=PROGRESS_BAR_WIDTH),
+        Text(f"{report.done_weeks}/{total_weeks} weeks done ({_percent(report.done_weeks, total_weeks)})"),
+    )
+    bars.add_row(
+        Text("Hours"),
+        ProgressBar(total=planned or 1, completed=report.spent_hours, width=PROGRESS_BAR_WIDTH),
+        Text(
+            f"{_hours_text(report.spent_hours)} of {_hours_text(planned)} spent "
+            f"({_percent(report.spent_hours, planned)})"
+        ),
+    )
+    console.print(bars)
+    console.print(_pace_line(report), soft_wrap=True)
+    _print_next_week(console, report)
+
+
+def _percent(part: float, whole: float) -> str:
+    return f"{part / whole:.0%}" if whole else "–"
+
+
+def _pace_line(report: StatusReport) -> Text:
+    ahead = report.days_ahead
+    if ahead > 0:
+        verdict = Text(f"ahead by {_days_text(ahead)}", style="bold green")
+    elif ahead < 0:
+        verdict = Text(f"behind by {_days_text(-ahead)}", style="bold yellow")
+    else:
+        verdict = Text("on schedule", style="bold green")
+    first_day = report.weeks[0].week.start
+    if report.today < first_day:
+        where = f"the plan starts on {first_day.isoformat()}"
+    else:
+        where = f"the calendar is at day {report.expected_days:g} of {report.total_days}"
+    detail = f" — {where}; your work covers {_days_text(round(report.actual_days, 1))}."
+    return Text.assemble("Pace: ", verdict, (detail, "dim"))
+
+
+def _print_next_week(console: Console, report: StatusReport) -> None:
+    upcoming = report.next_week
+    if upcoming is None:
+        console.print(Text(f"{DONE_MARK} All {len(report.weeks)} weeks are done.", style="bold green"))
+        return
+    week = upcoming.week
+    console.print(
+        Text.assemble(
+            ("Next: ", "bold"),
+            (f"week {week.number} ({_span_text(week.start, week.end)}) · {', '.join(upcoming.course_labels)}", "bold"),
+        ),
+        soft_wrap=True,
+    )
+    lines = Text()
+    if week.content:
+        lines.append(f"  {week.content}\n")
+    for task in week.tasks:
+        lines.append(f"  - {task}\n")
+    if week.deliverable:
+        lines.append(f"  Deliverable: {week.deliverable}\n")
+    lines.rstrip()
+    if lines.plain:
+        console.print(lines)
+
+
+def render_export(console: Console, result: ExportResult) -> None:
+    """Where the export went, what it holds, and a note when the usual name was taken."""
+    if result.kind == "json":
+        what = "Plan structure (JSON)"
+    elif result.schedule is None:
+        what = f"Calendar with {result.events} all-day week events"
+    else:
+        schedule = result.schedule
+        days = ", ".join(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[day] for day in schedule.weekdays)
+        what = (
+            f"Calendar with {result.events} study sessions ({days}, "
+            f"{schedule.start:%H:%M}–{schedule.end:%H:%M})"
+        )
+    console.print(
+        Text.assemble((f"{DONE_MARK} {what} written: ", "bold green"), (display_path(result.path), "bold")),
+        soft_wrap=True,
+    )
+    if result.path != result.requested:
+        console.print(
+            Text(f"Note: {display_path(result.requested)} already exists and was left as it is.", style="dim"),
+            soft_wrap=True,
+        )
+
+
+# -- batch runs and model evaluation (studyplan batch / eval) ---------------------------------------------
+
+
+GOAL_ERROR_PREVIEW_CHARS = 160
+
+
+def batch_progress(console: Console) -> Progress:
+    """The bar of a batch or evaluation: goals done of all, elapsed and estimated remaining time."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}", markup=False),  # descriptions hold model names: never markup
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+def render_goal_result(console: Console, result: GoalResult) -> None:
+    """One line per finished goal, printed above the progress bar: ✓ goal → plan, or what went wrong."""
+    if result.saved and result.plan_path is not None:
+        mark, style, outcome = "✓", "green", display_path(Path(result.plan_path))
+    elif result.status in STATUS_MESSAGES:
+        mark, style, outcome = "⚠", "yellow", STATUS_MESSAGES[result.status]  # type: ignore[index]
+    else:
+        mark, style = ("✗", "yellow") if result.status == "rejected" else ("✗", "red")
+        outcome = " ".join((result.error or result.status).split())
+        if len(outcome) > GOAL_ERROR_PREVIEW_CHARS:  # the whole message is in the results file
+            outcome = outcome[: GOAL_ERROR_PREVIEW_CHARS - 1] + "…"
+    line = Text.assemble((f"{mark} ", f"bold {style}"), (result.goal or "(empty goal)", "bold"), (" → ", "dim"))
+    line.append(outcome, style=style)
+    details = [f"{result.steps} steps", _format_seconds(result.seconds)]
+    if result.usage.total_tokens:
+        details.append(f"{result.usage.total_tokens:,} tokens")
+    line.append(f"  ({' · '.join(details)})", style="dim")
+    console.print(line, soft_wrap=True)
+
+
+def render_batch_summary(
+    console: Console, counts: dict[str, int], skipped: int, results_path: Path, seconds: float
+) -> None:
+    """The last lines of a batch: how many goals ended each way and where the results are."""
+    parts = [f"{count} {status}" for status, count in counts.items()]
+    if skipped:
+        parts.append(f"{skipped} skipped (already saved)")
+    all_saved = set(counts) <= {"saved"}
+    style = "bold green" if all_saved else "bold yellow"
+    console.print(Text.assemble(("Batch: " if all_saved else "Batch incomplete: ", style),
+                                (", ".join(parts) or "nothing to do", style),
+                                (f" in {_format_seconds(seconds)}", "dim")))
+    console.print(Text(f"Results: {display_path(results_path)}", style="dim"), soft_wrap=True)
+    if not all_saved:
+        console.print(Text("Run the same command again to retry the goals without a plan.", style="dim"))
+
+
+def render_batch_interrupted(console: Console, finished: int, results_path: Path) -> None:
+    console.print(
+        Text(f"Interrupted: the {finished} goals that finished are in {display_path(results_path)}; "
+             "run the same command again to do the rest.", style="yellow"),
+        soft_wrap=True,
+    )
+
+
+def render_eval_table(console: Console, report: EvalReport, report_paths: list[Path]) -> None:
+    """The evaluation's comparison table: one row per model × protocol (definitions are in the report)."""
+    from studyplan.evaluate import format_number, format_rate
+
+    table = Table(
+        title=Text(f"Evaluation on {report.goals_source}"),
+        caption=Text("Steps: median/p90 steps to a saved plan · Tokens, Secs: spent per plan saved"),
+        box=box.SIMPLE_HEAVY,
+        pad_edge=False,
+    )
+    table.add_column(Text("Model"), overflow="fold", min_width=8)
+    table.add_column(Text("Proto."), min_width=5, no_wrap=True)
+    for header in ("Success", "Plans", "Format", "Halluc.", "Steps", "Tokens", "Secs"):
+        table.add_column(Text(header), justify="right", no_wrap=True)
+    for s in report.summaries:
+        steps = "—" if s.steps_median is None else f"{s.steps_median:g}/{s.steps_p90}"
+        table.add_row(
+            Text(s.model), Text(s.protocol), Text(format_rate(s.success_rate)), Text(str(s.plans)),
+            Text(format_rate(s.format_stability)), Text(format_rate(s.hallucination_rate)), Text(steps),
+            Text(format_number(s.tokens_per_plan, 0)), Text(format_number(s.seconds_per_plan, 2)),
+        )
+    console.print(table)
+    for s in report.summaries:
+        if s.errors:  # the endpoint failed, not the model: the figures above understate it
+            console.print(Text(f"{s.model} · {s.protocol}: {s.errors} runs ended with an endpoint or internal "
+                               "error (see the JSON report).", style="red"), soft_wrap=True)
+    listed = ", ".join(display_path(path) for path in report_paths)
+    console.print(Text(f"Report: {listed}", style="dim"), soft_wrap=True)
+
+
+# -- revisions (studyplan revise / replan) -----------------------------------------------------------------
+
+_CHANGE_STYLES = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}
+_FIELD_WORDS = {"number": "number", "dates": "dates", "courses": "courses", "content": "content",
+                "tasks": "tasks", "deliverable": "deliverable"}  # fmt: skip
+
+
+def render_week_diff(console: Console, diff: PlanDiff, kept_version: Path | None = None) -> None:
+    """What a revision changed: the plan's length and end, then one row per added, removed or changed week
+    (a run of weeks that only moved to later or earlier dates is one row)."""
+    weeks = f"{diff.after_weeks} weeks"
+    if diff.before_weeks != diff.after_weeks:
+        weeks = f"{diff.before_weeks} → {weeks}"
+    end = diff.after_end.isoformat()
+    if diff.before_end != diff.after_end:
+        end = f"{diff.before_end.isoformat()} → {end}"
+    parts = [weeks, f"ends {end}"]
+    if diff.before_hours != diff.after_hours:
+        parts.append(f"{_hours_text(diff.before_hours)} → {_hours_text(diff.after_hours)} per week")
+    console.print(Text.assemble(("What changed: ", "bold"), " · ".join(parts)), soft_wrap=True)
+    if not diff.changes:
+        console.print(Text("No week changed.", style="dim"))
+    else:
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        for column in ("Change", "Week", "Dates", "Courses", "What"):
+            table.add_column(column, overflow="fold")
+        for row in _diff_rows(diff.changes):
+            table.add_row(*row)
+        console.print(table)
+    if diff.unchanged:
+        console.print(Text(f"{diff.unchanged} week{'s' if diff.unchanged != 1 else ''} unchanged.", style="dim"))
+    if kept_version is not None:
+        console.print(Text(f"Previous version kept: {display_path(kept_version)}", style="dim"), soft_wrap=True)
+
+
+def _diff_rows(changes: tuple[WeekChange, ...]) -> list[tuple[Text, Text, Text, Text, Text]]:
+    rows = []
+    index = 0
+    while index < len(changes):
+        change = changes[index]
+        if change.kind == "moved":
+            run = [change]
+            while index + len(run) < len(changes) and _continues_move(run[-1], changes[index + len(run)]):
+                run.append(changes[index + len(run)])
+            rows.append(_moved_row(run))
+            index += len(run)
+            continue
+        rows.append(_change_row(change))
+        index += 1
+    return rows
+
+
+def _shift_days(change: WeekChange) -> int:
+    assert change.before is not None and change.after is not None
+    return (change.after.start - change.before.start).days
+
+
+def _continues_move(previous: WeekChange, change: WeekChange) -> bool:
+    return (
+        change.kind == "moved"
+        and change.before is not None
+        and previous.before is not None
+        and change.before.number == previous.before.number + 1
+        and _shift_days(change) == _shift_days(previous)
+    )
+
+
+def _moved_row(run: list[WeekChange]) -> tuple[Text, Text, Text, Text, Text]:
+    first, last = run[0], run[-1]
+    assert first.before and first.after and last.before and last.after
+    if len(run) == 1:
+        numbers = f"{first.before.number} → {first.after.number}"
+    else:
+        numbers = f"{first.before.number}–{last.before.number} → {first.after.number}–{last.after.number}"
+    days = _shift_days(first)
+    weeks, rest = divmod(abs(days), 7)
+    amount = f"{weeks} week{'s' if weeks != 1 else ''}" if not rest else _days_text(abs(days))
+    direction = "later" if days > 0 else "earlier"
+    dates = f"{_span_text(first.before.start, last.before.end)} → {_span_text(first.after.start, last.after.end)}"
+    return (
+        Text("moved", style=_CHANGE_STYLES["moved"]),
+        Text(numbers),
+        Text(dates),
+        Text("same as before", style="dim"),
+        Text(f"{amount} {direction}" if days else "renumbered"),
+    )
+
+
+def _change_row(change: WeekChange) -> tuple[Text, Text, Text, Text, Text]:
+    style = _CHANGE_STYLES[change.kind]
+    before, after = change.before, change.after
+    if before is not None and after is not None:
+        number = str(after.number) if before.number == after.number else f"{before.number} → {after.number}"
+        dates = _span_text(after.start, after.end)
+        if (before.start, before.end) != (after.start, after.end):
+            dates = f"{_span_text(before.start, before.end)} → {dates}"
+        courses = _courses_text(after)
+        if "courses" in change.fields:
+            courses = f"{_courses_text(before)} → {courses}"
+        what = ", ".join(_FIELD_WORDS[field] for field in change.fields if field not in ("number", "dates"))
+        return Text(change.kind, style=style), Text(number), Text(dates), Text(courses), Text(what or "dates")
+    week = after or before
+    assert week is not None
+    detail = week.content if len(week.content) <= 60 else week.content[:59] + "…"
+    return (
+        Text(change.kind, style=style),
+        Text(str(week.number)),
+        Text(_span_text(week.start, week.end)),
+        Text(_courses_text(week)),
+        Text(detail, style="dim"),
+    )
+
+
+def _courses_text(week: Week) -> str:
+    return ", ".join(week.courses) or "—"
+
+
+
+def render_replan_request(console: Console, request: str, needed: bool) -> None:
+    """The measured pace `studyplan replan` found, and whether it calls for a revision."""
+    console.print(Text.assemble(("Measured pace: ", "bold"), request), soft_wrap=True)
+    if not needed:
+        console.print(Text("On pace: the plan needs no replanning.", style="green"))

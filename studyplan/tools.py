@@ -141,7 +141,7 @@ def write_new_file(folder: Path, name: str, content: str) -> Path:
     stem, suffix = os.path.splitext(name)
     fd, temporary = tempfile.mkstemp(dir=real_folder, prefix=".studyplan-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:  # bytes as given: .ics needs CRLF
             handle.write(content if content.endswith("\n") else content + "\n")
         for attempt in range(1, 1000):
             candidate = real_folder / (name if attempt == 1 else f"{stem}-{attempt}{suffix}")

@@ -95,7 +95,8 @@ def test_a_full_run_shows_every_step_with_titles_tools_arguments_and_timing() ->
     assert "Warning: The endpoint does not support tools" in output
     assert "Final answer" in output and "计划已保存。" in output
     assert "✓ Plan saved: plans/ml-3-months.md" in output
-    assert "12 周计划：Python快速入门 → 机器学习导论。" in output
+    # The summary is the final answer: shown once, in its panel, not repeated under the result line.
+    assert "12 周计划：Python快速入门 → 机器学习导论。" not in output.split("Plan saved")[1]
     assert "5 steps · 12.3 s · 4,210 → 980 tokens" in output
 
 
@@ -123,10 +124,10 @@ def test_model_and_tool_text_is_never_interpreted_as_markup() -> None:
         FinalAnswer(step=2, text=hostile),
         saved_run(summary=hostile),
     )
-    # goal, thought, argument, observation, notice, final answer, summary: all seven verbatim
-    assert output.count("[bold red]x[/]") == 7
-    assert output.count("[link=file:///etc/passwd]click[/link]") == 7
-    assert output.count(":warning:") == 7
+    # goal, thought, argument, observation, notice, final answer: all six verbatim (the summary is not repeated)
+    assert output.count("[bold red]x[/]") == 6
+    assert output.count("[link=file:///etc/passwd]click[/link]") == 6
+    assert output.count(":warning:") == 6
     assert "Action · [red]evil[/red]" in output
     assert "Observation · [red]evil[/red] · failed" in output
 
