@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from studyplan import vocabulary
@@ -32,7 +32,7 @@ from studyplan.events import (
     Usage,
 )
 from studyplan.memory import fold_history
-from studyplan.models.base import ChatModel
+from studyplan.models.base import ChatModel, ModelReply
 from studyplan.plan_doc import plan_template
 from studyplan.prompts import load_text, reminders
 from studyplan.protocols import Decision, ModelProtocol, NativeToolsProtocol, PlannedCall
@@ -52,6 +52,20 @@ class AgentConfig:
 class _CallRecord:
     step: int
     text: str
+
+
+@dataclass
+class _RunState:
+    """What one run accumulates: the conversation and the counters the guard rails read."""
+
+    messages: list[dict[str, Any]]
+    usage: Usage = field(default_factory=Usage)
+    seen_calls: dict[str, _CallRecord] = field(default_factory=dict)
+    repeat_streak: int = 0
+    unsaved_answers: int = 0
+    last_prompt_tokens: int | None = None
+    final_text: str | None = None
+    status: RunStatus = "step_limit"
 
 
 class Agent:
@@ -74,116 +88,107 @@ class Agent:
         return prompt + self.protocol.system_prompt_extra(self.registry)
 
     def run(self, goal: str) -> Iterator[Event]:
+        """Run the loop for one goal, yielding every step. Model failures raise ModelError."""
         started = time.perf_counter()
         yield RunStarted(goal, self.model.name, self.protocol.name, self.model.offline)
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt(goal)},
-            {"role": "user", "content": goal},
-        ]
-        usage = Usage()
-        seen_calls: dict[str, _CallRecord] = {}
-        repeat_streak = 0
-        unsaved_answers = 0
-        last_prompt_tokens: int | None = None
-        final_text: str | None = None
-        status: RunStatus = "step_limit"
+        state = _RunState([{"role": "system", "content": self.system_prompt(goal)}, {"role": "user", "content": goal}])
         step = 0
-        while step < self.config.max_steps + 1:
-            step += 1
+        for step in range(1, self.config.max_steps + 2):
             last_chance = step > self.config.max_steps
             if last_chance:
-                yield Notice(
-                    f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning"
-                )
-                messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
-            fold = fold_history(
-                messages, self.config.context_budget_tokens, self.config.keep_recent_steps, last_prompt_tokens
-            )
-            if fold is not None:
-                messages = fold.messages
-                yield ContextFolded(step, fold.folded_messages, fold.tokens_before, fold.tokens_after, fold.summary)
-            request = self.protocol.request(messages, self.registry)
-            yield ModelCallStarted(step, request.messages)
-            call_started = time.perf_counter()
-            try:
-                reply = self.model.complete(request.messages, request.tools, request.stop)
-            except ToolsNotSupported:
-                if not self.protocol.fallback_to_text:
-                    raise
-                messages = self._switch_to_text(goal, messages)
-                yield Notice(
-                    "The endpoint does not accept tools: using the text protocol for the rest of the run."
-                )
-                request = self.protocol.request(messages, self.registry)
-                yield ModelCallStarted(step, request.messages)
-                call_started = time.perf_counter()
-                reply = self.model.complete(request.messages, request.tools, request.stop)
-            usage = usage + (reply.usage or Usage())
-            last_prompt_tokens = reply.usage.prompt_tokens if reply.usage and reply.usage.prompt_tokens else None
-            yield ModelCallFinished(step, time.perf_counter() - call_started, reply.usage, reply.to_message())
+                yield Notice(f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning")
+                state.messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
+            yield from self._fold_if_over_budget(step, state)
+            reply = yield from self._call_model(step, goal, state)
             decision = self.protocol.decode(reply, self.registry, step)
             if decision.thought:
                 yield Thought(step, decision.thought)
-            messages.append(self.protocol.assistant_message(reply, decision))
+            state.messages.append(self.protocol.assistant_message(reply, decision))
 
             if decision.format_error:
-                yield Notice(
-                    f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning"
-                )
-                text = reminders()["format"].format(error=decision.format_error)
-                messages.append(self.protocol.reminder_message(text))
-                continue
-
-            if decision.calls:
-                results: list[tuple[PlannedCall, str]] = []
-                repeated_only = True
-                for call in decision.calls:
-                    events, text, repeated = self._execute(step, call, seen_calls)
-                    yield from events
-                    results.append((call, text))
-                    repeated_only = repeated_only and repeated
-                if decision.notes:  # e.g. extra actions dropped: the model learns it with the observation
-                    last_call, last_text = results[-1]
-                    results[-1] = (last_call, "\n".join([last_text, *decision.notes]))
-                messages.extend(self.protocol.observation_messages(results))
-                repeat_streak = repeat_streak + 1 if repeated_only else 0
-                if repeat_streak >= self.config.repeat_limit:
-                    yield Notice("The model repeated the same calls; stopping the run.", "warning")
-                    status = "repeated_calls"
+                yield Notice(f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning")
+                reminder = reminders()["format"].format(error=decision.format_error)
+                state.messages.append(self.protocol.reminder_message(reminder))
+            elif decision.calls:
+                yield from self._run_calls(step, decision, state)
+                if state.status == "repeated_calls" or last_chance:
                     break
-                if last_chance:
-                    break
-                continue
-
-            final_text = decision.final or ""
-            if self.registry.context.saved_plans:
-                yield FinalAnswer(step, final_text)
-                status = "step_limit" if last_chance else "saved"
+            elif (yield from self._answer(step, decision.final or "", state, last_chance)):
                 break
-            if last_chance:
-                yield FinalAnswer(step, final_text)
-                break
-            if unsaved_answers >= 1:
-                # A second answer without a plan: the model is explaining why it cannot plan (e.g. no course).
-                yield FinalAnswer(step, final_text)
-                status = "no_plan"
-                break
-            unsaved_answers += 1
-            yield Notice(
-                f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning"
-            )
-            messages.append(self.protocol.reminder_message(reminders()["not_saved"]))
 
         saved = list(self.registry.context.saved_plans)
         yield RunFinished(
-            status=status,
+            status=state.status,
             steps=step,
             seconds=time.perf_counter() - started,
-            usage=usage,
+            usage=state.usage,
             plan_path=saved[-1] if saved else None,
-            summary=final_text or "",
+            summary=state.final_text or "",
             plans_saved=saved,
         )
+
+    def _fold_if_over_budget(self, step: int, state: _RunState) -> Iterator[Event]:
+        fold = fold_history(
+            state.messages, self.config.context_budget_tokens, self.config.keep_recent_steps, state.last_prompt_tokens
+        )
+        if fold is not None:
+            state.messages = fold.messages
+            yield ContextFolded(step, fold.folded_messages, fold.tokens_before, fold.tokens_after, fold.summary)
+
+    def _call_model(self, step: int, goal: str, state: _RunState) -> Generator[Event, None, ModelReply]:
+        """One model call; in `auto` mode an endpoint that rejects tools switches the run to the text protocol."""
+        request = self.protocol.request(state.messages, self.registry)
+        yield ModelCallStarted(step, request.messages)
+        started = time.perf_counter()
+        try:
+            reply = self.model.complete(request.messages, request.tools, request.stop)
+        except ToolsNotSupported:
+            if not self.protocol.fallback_to_text:
+                raise
+            state.messages = self._switch_to_text(goal, state.messages)
+            yield Notice("The endpoint does not accept tools: using the text protocol for the rest of the run.")
+            request = self.protocol.request(state.messages, self.registry)
+            yield ModelCallStarted(step, request.messages)
+            started = time.perf_counter()
+            reply = self.model.complete(request.messages, request.tools, request.stop)
+        state.usage = state.usage + (reply.usage or Usage())
+        state.last_prompt_tokens = reply.usage.prompt_tokens if reply.usage and reply.usage.prompt_tokens else None
+        yield ModelCallFinished(step, time.perf_counter() - started, reply.usage, reply.to_message())
+        return reply
+
+    def _run_calls(self, step: int, decision: Decision, state: _RunState) -> Iterator[Event]:
+        """Run every call of one turn (parallel calls included) and answer each with an observation."""
+        results: list[tuple[PlannedCall, str]] = []
+        repeated_only = True
+        for call in decision.calls:
+            events, text, repeated = self._execute(step, call, state.seen_calls)
+            yield from events
+            results.append((call, text))
+            repeated_only = repeated_only and repeated
+        if decision.notes:  # e.g. extra actions dropped: the model learns it with the observation
+            last_call, last_text = results[-1]
+            results[-1] = (last_call, "\n".join([last_text, *decision.notes]))
+        state.messages.extend(self.protocol.observation_messages(results))
+        state.repeat_streak = state.repeat_streak + 1 if repeated_only else 0
+        if state.repeat_streak >= self.config.repeat_limit:
+            yield Notice("The model repeated the same calls; stopping the run.", "warning")
+            state.status = "repeated_calls"
+
+    def _answer(self, step: int, text: str, state: _RunState, last_chance: bool) -> Generator[Event, None, bool]:
+        """A reply without tool calls. Returns True when it ends the run."""
+        state.final_text = text
+        if self.registry.context.saved_plans or last_chance or state.unsaved_answers >= 1:
+            yield FinalAnswer(step, text)
+            if self.registry.context.saved_plans and not last_chance:
+                state.status = "saved"
+            elif not last_chance:
+                # A second answer without a plan: the model is explaining why it cannot plan (e.g. no course).
+                state.status = "no_plan"
+            return True
+        state.unsaved_answers += 1
+        yield Notice(f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning")
+        state.messages.append(self.protocol.reminder_message(reminders()["not_saved"]))
+        return False
 
     def _switch_to_text(self, goal: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         from studyplan.protocol_text import TextProtocol
