@@ -560,9 +560,8 @@ def render_eval_table(console: Console, report: EvalReport, report_paths: list[P
 
 # -- revisions (studyplan revise / replan) -----------------------------------------------------------------
 
+DIFF_DETAIL_CHARS = 48  # an added or removed week's content, enough to recognise it
 _CHANGE_STYLES = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}
-_FIELD_WORDS = {"number": "number", "dates": "dates", "courses": "courses", "content": "content",
-                "tasks": "tasks", "deliverable": "deliverable"}  # fmt: skip
 
 
 def render_week_diff(console: Console, diff: PlanDiff, kept_version: Path | None = None) -> None:
@@ -582,7 +581,7 @@ def render_week_diff(console: Console, diff: PlanDiff, kept_version: Path | None
         console.print(Text("No week changed.", style="dim"))
     else:
         table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        for column in ("Change", "Week", "Dates", "Courses", "What"):
+        for column in ("Change", "Week", "Starts", "Courses", "What"):
             table.add_column(column, overflow="fold")
         for row in _diff_rows(diff.changes):
             table.add_row(*row)
@@ -636,7 +635,7 @@ def _moved_row(run: list[WeekChange]) -> tuple[Text, Text, Text, Text, Text]:
     weeks, rest = divmod(abs(days), 7)
     amount = f"{weeks} week{'s' if weeks != 1 else ''}" if not rest else _days_text(abs(days))
     direction = "later" if days > 0 else "earlier"
-    dates = f"{_span_text(first.before.start, last.before.end)} → {_span_text(first.after.start, last.after.end)}"
+    dates = f"{first.before.start.isoformat()} → {first.after.start.isoformat()}"
     return (
         Text("moved", style=_CHANGE_STYLES["moved"]),
         Text(numbers),
@@ -651,21 +650,21 @@ def _change_row(change: WeekChange) -> tuple[Text, Text, Text, Text, Text]:
     before, after = change.before, change.after
     if before is not None and after is not None:
         number = str(after.number) if before.number == after.number else f"{before.number} → {after.number}"
-        dates = _span_text(after.start, after.end)
-        if (before.start, before.end) != (after.start, after.end):
-            dates = f"{_span_text(before.start, before.end)} → {dates}"
+        dates = after.start.isoformat()
+        if before.start != after.start:
+            dates = f"{before.start.isoformat()} → {dates}"
         courses = _courses_text(after)
         if "courses" in change.fields:
             courses = f"{_courses_text(before)} → {courses}"
-        what = ", ".join(_FIELD_WORDS[field] for field in change.fields if field not in ("number", "dates"))
+        what = ", ".join(field for field in change.fields if field not in ("number", "dates"))
         return Text(change.kind, style=style), Text(number), Text(dates), Text(courses), Text(what or "dates")
     week = after or before
     assert week is not None
-    detail = week.content if len(week.content) <= 60 else week.content[:59] + "…"
+    detail = week.content if len(week.content) <= DIFF_DETAIL_CHARS else week.content[: DIFF_DETAIL_CHARS - 1] + "…"
     return (
         Text(change.kind, style=style),
         Text(str(week.number)),
-        Text(_span_text(week.start, week.end)),
+        Text(week.start.isoformat()),
         Text(_courses_text(week)),
         Text(detail, style="dim"),
     )

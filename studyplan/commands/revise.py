@@ -1,0 +1,128 @@
+"""`studyplan revise` (change a saved plan in conversation) and `studyplan replan` (revise from the measured pace)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from studyplan.runner import RunOptions
+
+
+class ProtocolName(StrEnum):
+    auto = "auto"
+    tools = "tools"
+    text = "text"
+
+
+PlanArgument = Annotated[Path, typer.Argument(help="A saved plan, e.g. plans/ml.md.", show_default=False)]
+ModelOption = Annotated[
+    str | None,
+    typer.Option("--model", "-m", help="Model name, or 'offline'. Default: $STUDYPLAN_MODEL, else offline unless "
+                 "OPENAI_API_KEY / OPENAI_BASE_URL is set.", show_default=False),
+]
+BaseUrlOption = Annotated[
+    str | None,
+    typer.Option("--base-url", help="OpenAI-compatible endpoint. Default: $OPENAI_BASE_URL.", show_default=False),
+]
+TemperatureOption = Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")]
+ProtocolOption = Annotated[
+    ProtocolName, typer.Option(help="tools: native function calling; text: Thought/Action lines; auto: tools, "
+                               "falling back to text.")
+]
+MaxStepsOption = Annotated[int, typer.Option(min=1, max=50, help="Most model calls before the run stops.")]
+TodayOption = Annotated[
+    str | None, typer.Option(help="Use this date as today (YYYY-MM-DD), for repeatable runs.", show_default=False)
+]
+CatalogOption = Annotated[
+    Path | None,
+    typer.Option(help="Course catalog JSON. Default: $STUDYPLAN_CATALOG, else the built-in one.", show_default=False),
+]
+TraceOption = Annotated[bool, typer.Option(help="Write a JSON Lines step log beside the plan.")]
+TraceFileOption = Annotated[
+    Path | None, typer.Option(help="Write the step log to this path (implies --trace).", show_default=False)
+]
+StreamOption = Annotated[bool, typer.Option(help="Stream model replies.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the plan's path and summary.")]
+
+
+def _options(
+    request: str, plan: Path, model: str | None, base_url: str | None, temperature: float, protocol: ProtocolName,
+    max_steps: int, today: str | None, catalog: Path | None, trace: bool, trace_file: Path | None, stream: bool,
+    quiet: bool,
+) -> RunOptions:
+    from studyplan.cli import _parse_today
+    from studyplan.runner import RunOptions
+
+    return RunOptions(
+        goal=request, today=_parse_today(today), plans_dir=plan.parent, model=model, base_url=base_url,
+        temperature=temperature, protocol=protocol.value, max_steps=max_steps, catalog=catalog,
+        trace=trace or trace_file is not None, trace_file=trace_file, stream=stream, quiet=quiet,
+    )  # fmt: skip
+
+
+def _revise(plan: Path, options: RunOptions) -> None:
+    from studyplan.cli import STATUS_EXIT_CODES
+    from studyplan.revise import run_revision
+
+    result = run_revision(options, plan)
+    raise typer.Exit(STATUS_EXIT_CODES[result.finished.status])
+
+
+def revise_command(
+    plan: PlanArgument,
+    request: Annotated[str, typer.Argument(help='What to change, e.g. "第三周太紧了，帮我减掉一半内容".')],
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    temperature: TemperatureOption = 0.2,
+    protocol: ProtocolOption = ProtocolName.auto,
+    max_steps: MaxStepsOption = 8,
+    today: TodayOption = None,
+    catalog: CatalogOption = None,
+    trace: TraceOption = False,
+    trace_file: TraceFileOption = None,
+    stream: StreamOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Change a saved plan in conversation: weeks checked in as done stay, the previous version is kept."""
+    _revise(plan, _options(request, plan, model, base_url, temperature, protocol, max_steps, today, catalog, trace,
+                           trace_file, stream, quiet))
+
+
+def replan_command(
+    plan: PlanArgument,
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    temperature: TemperatureOption = 0.2,
+    protocol: ProtocolOption = ProtocolName.auto,
+    max_steps: MaxStepsOption = 8,
+    today: TodayOption = None,
+    catalog: CatalogOption = None,
+    trace: TraceOption = False,
+    trace_file: TraceFileOption = None,
+    stream: StreamOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Revise the plan from your measured pace (check-ins: weeks done, hours spent, days ahead or behind)."""
+    from studyplan.catalog import Catalog
+    from studyplan.cli import _parse_today
+    from studyplan.progress import plan_status
+    from studyplan.render import make_console, render_replan_request
+    from studyplan.revise import measure_pace, replan_request
+
+    report = plan_status(plan, _parse_today(today), Catalog.load(catalog))
+    pace = measure_pace(report)
+    request = replan_request(pace, report.plan.lang)
+    render_replan_request(make_console(), request, needed=pace.off_pace)
+    if not pace.off_pace:
+        raise typer.Exit(0)
+    _revise(plan, _options(request, plan, model, base_url, temperature, protocol, max_steps, today, catalog, trace,
+                           trace_file, stream, quiet))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("revise")(revise_command)
+    app.command("replan")(replan_command)
