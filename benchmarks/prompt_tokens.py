@@ -1,0 +1,100 @@
+"""Prompt tokens per plan for one scripted trajectory: this agent against the first article's naive loop.
+
+The trajectory is the offline planner's for each goal below (date, search, prerequisite searches, calendar,
+save, answer), recorded through the agent and replayed through the naive loop with the same calls and the same
+system prompt and tool schemas. The naive loop sends the full history every round and its observations are the
+raw tool results, `str()` of every matching course record, as in the article; the agent sends what its protocol
+and memory folding leave (readable observation lines, at most 8 courses a search). Tokens are estimated without a
+tokenizer (studyplan.memory.estimate_tokens: ~4 ASCII characters or 1 CJK character per token), identically for
+both, and summed over the rounds: what a plan costs in prompt tokens.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from _support import Figure, print_figures
+from loop_overhead import TimedModel
+
+from studyplan.agent import Agent, AgentConfig
+from studyplan.catalog import Catalog
+from studyplan.events import ModelCallStarted
+from studyplan.memory import estimate_tokens
+from studyplan.models.offline import OfflinePlanner
+from studyplan.toolkit import ToolContext
+from studyplan.tools import build_registry, get_current_date, plan_calendar
+
+GOALS = {  # label: goal
+    "zh ML beginner": "零基础3个月学机器学习",
+    "en back-end intermediate": "Learn web back-end development in 5 months, intermediate level",
+}
+TODAY = date(2026, 11, 30)
+TARGET = 0.6
+
+
+def schema_tokens(schemas: list[dict[str, Any]]) -> int:
+    return estimate_tokens([{"role": "system", "content": json.dumps(schemas, ensure_ascii=False)}])
+
+
+def naive_result(name: str, arguments: dict[str, Any], context: ToolContext) -> str:
+    """The article's tool results: raw Python data turned into text with str()."""
+    if name == "get_current_date":
+        return str(get_current_date(context))
+    if name == "search_courses":
+        found = context.catalog.search(arguments["topic"], arguments.get("level"))
+        return str([dataclasses.asdict(course) for course in found])
+    if name == "plan_calendar":
+        return plan_calendar(**arguments)
+    return f"Saved plan to plans/{arguments.get('filename', 'plan.md')}"
+
+
+def compare(goal: str, catalog: Catalog) -> tuple[int, int, int, int]:
+    """(agent prompt tokens, naive prompt tokens, rounds, the fixed part of both) for one goal's trajectory."""
+    with tempfile.TemporaryDirectory() as folder:
+        context = ToolContext(today=TODAY, catalog=catalog, plans_dir=Path(folder))
+        registry = build_registry(context)
+        model = TimedModel(OfflinePlanner(catalog))
+        agent = Agent(model, registry, AgentConfig())
+        tools = schema_tokens(registry.schemas())
+        agent_tokens = 0
+        first_messages: list[dict[str, Any]] = []
+        for event in agent.run(goal):
+            if isinstance(event, ModelCallStarted):
+                first_messages = first_messages or [dict(m) for m in event.messages[:2]]
+                agent_tokens += estimate_tokens(event.messages) + tools
+
+        # The naive loop: same system prompt, goal and replies; full history, raw observations.
+        history = list(first_messages)
+        naive_tokens = 0
+        for reply in model.replies:
+            naive_tokens += estimate_tokens(history) + tools
+            history.append(reply.to_message())
+            for call in reply.tool_calls:
+                result = naive_result(call.name, json.loads(call.arguments or "{}"), context)
+                history.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result})
+    # What every round sends in both loops whatever happened: system prompt, goal and tool schemas.
+    fixed = (estimate_tokens(first_messages) + tools) * len(model.replies)
+    return agent_tokens, naive_tokens, len(model.replies), fixed
+
+
+def measure() -> list[Figure]:
+    catalog = Catalog.load()
+    figures = []
+    for label, goal in GOALS.items():
+        ours, naive, rounds, fixed = compare(goal, catalog)
+        ratio = ours / naive
+        figures.append(Figure(f"prompt tokens per plan, agent / naive ({label})", ratio, "", f"≤ {TARGET}",
+                              ratio <= TARGET, f"{ours:,} vs {naive:,} estimated tokens over {rounds} rounds"))
+        figures.append(Figure("  history only (system prompt, goal and schemas left out)",
+                              (ours - fixed) / (naive - fixed), "",
+                              note=f"the fixed part is {fixed:,} tokens, {fixed / ours:.0%} of the agent's"))
+    return figures
+
+
+if __name__ == "__main__":
+    print_figures("Prompt tokens per plan", measure())
