@@ -709,7 +709,7 @@ class _Turn:
                               {"topic": request.topic or ""})
         saves = self._of("save_revision")
         if saves and saves[-1].observation and (saved := saved_revision(saves[-1].observation)):
-            return self._final(plan, done, request, searched, saves[-1], saved)
+            return self._final(plan, done, request, searched, saved)
         if len(saves) >= MAX_SAVE_ATTEMPTS:
             return self._give_up(saves)
         try:
@@ -737,15 +737,15 @@ class _Turn:
         return ModelReply(content=self.answers["give_up"].format(problems=problems))
 
     def _final(
-        self, plan: PlanDoc, done: set[int], request: Request, searched: str | None, save: _Exchange,
-        saved: tuple[str, str],
-    ) -> ModelReply:  # fmt: skip
-        revised = parse_plan(str(save.arguments.get("content", "")))
-        # The change is worked out again from the same facts, so the answer says what the saved plan did.
+        self, plan: PlanDoc, done: set[int], request: Request, searched: str | None, saved: tuple[str, str]
+    ) -> ModelReply:
+        # The edit is worked out again from the same facts (it is deterministic), so the answer describes the
+        # saved plan without reading the plan back from the history, where it is stubbed once saved.
         try:
-            change = PlanEditor(plan, done, self.catalog, self.lang).apply(request, searched).change
+            edit = PlanEditor(plan, done, self.catalog, self.lang).apply(request, searched)
+            revised, change = edit.plan, edit.change
         except Refusal:
-            change = ""
+            revised, change = plan, ""
         path, version = saved
         text = self.answers["final"].format(
             path=path, change=change, weeks=len(revised.weeks), start=revised.start.isoformat(),
