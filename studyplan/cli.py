@@ -27,6 +27,7 @@ EXIT_DATA = 3
 EXIT_MODEL = 4
 EXIT_STEP_LIMIT = 5
 EXIT_NO_PLAN = 6
+EXIT_BATCH_INCOMPLETE = 7  # `batch`: some goal ended without a saved plan (see the results file)
 EXIT_INTERRUPTED = 130
 
 # The one mapping from error types to exit codes (most specific first).
@@ -94,7 +95,7 @@ def _root(
     """Turn one sentence into a dated, executable study plan."""
 
 
-def _parse_today(value: str | None) -> date:
+def parse_today(value: str | None) -> date:
     if value is None:
         return date.today()
     try:
@@ -149,7 +150,7 @@ def plan_command(
         temperature=temperature,
         protocol=protocol.value,
         max_steps=max_steps,
-        today=_parse_today(today),
+        today=parse_today(today),
         catalog=catalog,
         plans_dir=plans_dir,
         trace_file=trace_file,

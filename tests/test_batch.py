@@ -19,8 +19,7 @@ from scripted_server import RecordedRequest, ScriptedServer, Step, call, delayed
 
 from studyplan.batch import BatchGoal, GoalResult, ResultsFile, parse_goals, run_concurrently
 from studyplan.catalog import Catalog
-from studyplan.cli import run_cli
-from studyplan.commands.batch import EXIT_BATCH_INCOMPLETE
+from studyplan.cli import EXIT_BATCH_INCOMPLETE, run_cli
 from studyplan.errors import UsageError
 
 TODAY = date(2026, 11, 30)

@@ -12,11 +12,6 @@ import typer
 if TYPE_CHECKING:
     from studyplan.batch import BatchGoal
 
-# `studyplan batch` exits 0 when every goal has a saved plan (in this run or an earlier one), and with this code
-# when any goal ended without one (see the results file). Other failures use the cli's codes (2 usage, 130 Ctrl-C).
-EXIT_BATCH_INCOMPLETE = 7
-
-
 class ProtocolName(StrEnum):
     auto = "auto"
     tools = "tools"
@@ -74,7 +69,7 @@ def batch_command(
 
     from studyplan.batch import BatchSettings, GoalResult, ResultsFile, run_concurrently, run_goal, status_counts
     from studyplan.catalog import Catalog
-    from studyplan.cli import _parse_today
+    from studyplan.cli import parse_today
     from studyplan.models.config import resolve_settings
     from studyplan.render import (
         batch_progress,
@@ -86,7 +81,7 @@ def batch_command(
 
     goals = _read_goals(goals_file)
     settings = BatchSettings(
-        today=_parse_today(today),
+        today=parse_today(today),
         plans_dir=plans_dir,
         model=resolve_settings(model, base_url, temperature),
         protocol=protocol.value,
@@ -117,6 +112,8 @@ def batch_command(
     counts = status_counts(finished)
     render_batch_summary(console, counts, len(goals) - len(todo), results_file.path, time.perf_counter() - started)
     if any(not result.saved for result in finished):
+        from studyplan.cli import EXIT_BATCH_INCOMPLETE
+
         raise typer.Exit(EXIT_BATCH_INCOMPLETE)
 
 
@@ -155,7 +152,7 @@ def eval_command(
 
     from studyplan.batch import BatchSettings
     from studyplan.catalog import Catalog
-    from studyplan.cli import _parse_today
+    from studyplan.cli import parse_today
     from studyplan.evaluate import RunMeasure, combos, default_goals, evaluate
     from studyplan.models.config import resolve_settings
     from studyplan.render import batch_progress, make_console, render_eval_table
@@ -167,7 +164,7 @@ def eval_command(
     loaded_catalog = Catalog.load(catalog)
     console = make_console()
     with tempfile.TemporaryDirectory(prefix="studyplan-eval-") as scratch:
-        base = BatchSettings(_parse_today(today), plans_dir or Path(scratch), model_settings[0], max_steps=max_steps)
+        base = BatchSettings(parse_today(today), plans_dir or Path(scratch), model_settings[0], max_steps=max_steps)
         with batch_progress(console) as progress:
             task = progress.add_task("evaluating", total=len(chosen) * len(goals))
 

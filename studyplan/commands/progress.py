@@ -28,22 +28,22 @@ def checkin_command(
     today: TodayOption = None,
 ) -> None:
     """Record what you actually did in a plan week (kept beside the plan, survives revisions)."""
-    from studyplan.cli import _parse_today
+    from studyplan.cli import parse_today
     from studyplan.progress import check_in
     from studyplan.render import make_console, render_checkin
 
-    result = check_in(plan, week, hours, note, done, _parse_today(today))
+    result = check_in(plan, week, hours, note, done, parse_today(today))
     render_checkin(make_console(), result)
 
 
 def status_command(plan: PlanArgument, today: TodayOption = None, catalog: CatalogOption = None) -> None:
     """Show the plan against reality: weeks done, hours spent, ahead/behind, and what is next."""
     from studyplan.catalog import Catalog
-    from studyplan.cli import _parse_today
+    from studyplan.cli import parse_today
     from studyplan.progress import plan_status
     from studyplan.render import make_console, render_status
 
-    report = plan_status(plan, _parse_today(today), Catalog.load(catalog))
+    report = plan_status(plan, parse_today(today), Catalog.load(catalog))
     render_status(make_console(), report)
 
 

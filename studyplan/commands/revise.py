@@ -54,11 +54,11 @@ def _options(
     max_steps: int, today: str | None, catalog: Path | None, trace: bool, trace_file: Path | None, stream: bool,
     quiet: bool,
 ) -> RunOptions:
-    from studyplan.cli import _parse_today
+    from studyplan.cli import parse_today
     from studyplan.runner import RunOptions
 
     return RunOptions(
-        goal=request, today=_parse_today(today), plans_dir=plan.parent, model=model, base_url=base_url,
+        goal=request, today=parse_today(today), plans_dir=plan.parent, model=model, base_url=base_url,
         temperature=temperature, protocol=protocol.value, max_steps=max_steps, catalog=catalog,
         trace=trace or trace_file is not None, trace_file=trace_file, stream=stream, quiet=quiet,
     )  # fmt: skip
@@ -108,12 +108,12 @@ def replan_command(
 ) -> None:
     """Revise the plan from your measured pace (check-ins: weeks done, hours spent, days ahead or behind)."""
     from studyplan.catalog import Catalog
-    from studyplan.cli import _parse_today
+    from studyplan.cli import parse_today
     from studyplan.progress import plan_status
     from studyplan.render import make_console, render_replan_request
     from studyplan.revise import measure_pace, replan_request
 
-    report = plan_status(plan, _parse_today(today), Catalog.load(catalog))
+    report = plan_status(plan, parse_today(today), Catalog.load(catalog))
     pace = measure_pace(report)
     request = replan_request(pace, report.plan.lang)
     render_replan_request(make_console(), request, needed=pace.off_pace)
