@@ -55,7 +55,7 @@ def load_phrases() -> dict[str, Any]:
     return json.loads(text)
 
 
-def _goal_phrases(lang: Lang) -> dict[str, str]:
+def _goal_phrases(lang: Lang) -> dict[str, Any]:
     return load_phrases()["goal"][lang]
 
 
@@ -168,6 +168,22 @@ def _main_topic(wanted: list[str]) -> str:
         (topic for topic in wanted if not any(needs(other, topic) for other in wanted if other != topic)),
         wanted[0],
     )
+
+
+def _implied_topics(text: str, main_topic: str, wanted: list[str]) -> list[str]:
+    """Topics a general wording implies: "web development" is a front end and a back end, unless the goal
+    narrows it to the front end ("前端", "frontend")."""
+    implied = load_phrases()["goal"]["implied_topics"]
+    lowered = text.lower()
+    found: list[str] = []
+    for rule in implied:
+        if main_topic != rule["topic"] or rule["adds"] in wanted:
+            continue
+        if any(term in lowered for term in rule["general_terms"]) and not any(
+            term in lowered for term in rule["narrowing_terms"]
+        ):
+            found.append(rule["adds"])
+    return found
 
 
 def _level(text: str) -> Level | None:
@@ -473,6 +489,7 @@ def parse_goal(text: str, today: date) -> Goal:
     wanted = [topic for topic in mentioned if topic not in said_known] or mentioned
     main_topic = _main_topic(wanted)
     extra = [topic for topic in wanted if topic != main_topic]
+    extra += [topic for topic in _implied_topics(raw, main_topic, wanted) if topic not in said_known]
     known = [topic for topic in said_known if topic != main_topic]
 
     assumptions: list[str] = []

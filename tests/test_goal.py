@@ -153,3 +153,19 @@ def test_unknown_topic_lists_the_topics_that_exist() -> None:
 )
 def test_chinese_numbers(text: str, value: int) -> None:
     assert chinese_number(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "extra"),
+    [
+        ("I know Python; 8 weeks of web development, 6 hours a week", ("web_backend",)),
+        ("12周学web开发", ("web_backend",)),
+        ("想做全栈网站开发，半年", ("web_backend",)),
+        ("十二周学前端，每天一个半小时", ()),
+        ("web development: HTML and CSS, 6 weeks", ()),
+        ("8 weeks of frontend web development", ()),
+    ],
+)
+def test_web_development_in_general_means_a_front_end_and_a_back_end(text: str, extra: tuple[str, ...]) -> None:
+    goal = parse_goal(text, TODAY)
+    assert (goal.topic, goal.extra_topics) == ("web_frontend", extra)

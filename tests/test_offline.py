@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +14,11 @@ import pytest
 
 from studyplan.catalog import Catalog
 from studyplan.errors import ToolError, UsageError
+from studyplan.memory import fold_history
 from studyplan.models.base import ChatModel, ModelReply
 from studyplan.models.offline import OfflinePlanner
 from studyplan.plan_check import check_plan
-from studyplan.plan_doc import PlanDoc, parse_plan
+from studyplan.plan_doc import PlanDoc, Week, parse_plan
 from studyplan.toolkit import ToolContext
 from studyplan.tools import build_registry
 
@@ -243,3 +246,179 @@ def test_is_a_chat_model(catalog: Catalog) -> None:
     model = OfflinePlanner(catalog)
     assert isinstance(model, ChatModel)
     assert (model.name, model.offline) == ("offline", True)
+
+
+# --- reading plans week by week, as a learner does ------------------------------------------------------
+
+_WEEK_LABEL = re.compile(
+    r"(?:第 (?P<zh>\d+) 周|week (?P<en>\d+))"
+    r"(?:\s?[（(](?P<which>前|后|first|last|second)\s*(?P<share>半|half|\d+/\d+)[）)])?"
+)
+_WHOLE_RANGE = re.compile(r"(?:第 (\d+)–(\d+) 周|weeks (\d+)–(\d+))$")
+
+
+def _label_span(label: str) -> tuple[Fraction, Fraction]:
+    """The stretch of a course one label names, in course weeks: "第 4 周（后半）" → (3.5, 4)."""
+    match = _WEEK_LABEL.fullmatch(label.strip())
+    assert match, f"unreadable course-week label: {label!r}"
+    week = int(match.group("zh") or match.group("en"))
+    if not match.group("which"):
+        return Fraction(week - 1), Fraction(week)
+    share = Fraction(1, 2) if match.group("share") in ("半", "half") else Fraction(match.group("share"))
+    if match.group("which") in ("前", "first"):
+        return Fraction(week - 1), week - 1 + share
+    return week - share, Fraction(week)
+
+
+def course_stretches(week: Week) -> dict[str, tuple[Fraction, Fraction]]:
+    """Where each course of a week starts and stops, read from the week's content line."""
+    stretches: dict[str, tuple[Fraction, Fraction]] = {}
+    if not week.courses:  # a capstone week
+        return stretches
+    for part in re.split(r"；|; ", week.content):
+        name, _, where = part.rpartition("课程") if "》课程" in part else part.rpartition(", course ")
+        if whole := _WHOLE_RANGE.fullmatch(where.strip()):
+            first, last = (int(n) for n in whole.groups() if n)
+            stretches[name.strip("《》")] = (Fraction(first - 1), Fraction(last))
+            continue
+        labels = where.split(" – ")
+        stretches[name.strip("《》")] = (_label_span(labels[0])[0], _label_span(labels[-1])[1])
+    return stretches
+
+
+def study_hours(week: Week) -> float:
+    """The hours the week's study tasks ask for."""
+    study = [task for task in week.tasks if task.startswith(("学习", "按压缩节奏学习", "Work through"))]
+    return sum(float(m.group(1)) for task in study for m in [re.search(r"(?:约|about) ([\d.]+) (?:小时|hours)", task)])
+
+
+READABLE_GOALS = [
+    "零基础3个月学机器学习",
+    "Learn machine learning from scratch in 3 months",
+    "I know Python; 8 weeks of web development, 6 hours a week",
+    "有基础，想进阶机器学习，10周",
+    "两个月准备雅思，每天1小时",
+    "SQL in 90 days",
+    "Japanese in 8 weeks",
+    "deep learning in half a year, I know Python basics",
+    "algorithms in a semester",
+    "Learn data analysis with Python in 6 weeks starting next Monday",
+]
+
+
+@pytest.mark.parametrize("goal", READABLE_GOALS)
+def test_no_week_asks_for_more_hours_than_the_weekly_budget(goal: str, catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive(goal, catalog, tmp_path).saved_plan()
+    for week in plan.weeks:
+        assert study_hours(week) <= plan.hours_per_week + 0.05, f"week {week.number}: {week.tasks}"
+
+
+@pytest.mark.parametrize("goal", READABLE_GOALS)
+def test_each_week_starts_a_course_exactly_where_the_last_one_stopped(
+    goal: str, catalog: Catalog, tmp_path: Path
+) -> None:
+    _, plan = drive(goal, catalog, tmp_path).saved_plan()
+    reached: dict[str, Fraction] = {}
+    for week in plan.weeks:
+        for name, (start, end) in course_stretches(week).items():
+            assert start == reached.get(name, 0), f"week {week.number}: {name} resumes at {start}"
+            assert end > start
+            reached[name] = end
+    for course_id in plan.resources:
+        course = catalog.get(course_id)
+        assert reached[course.name] == course.weeks, f"{course.name} is not finished"
+
+
+def test_a_course_week_split_across_plan_weeks_says_which_part(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("零基础3个月学机器学习", catalog, tmp_path).saved_plan()
+    statistics = [week.content for week in plan.weeks if "Introduction to Statistics" in week.content]
+    assert "《Introduction to Statistics》课程第 1 周 – 第 3 周（前半）" in statistics[0]
+    assert "《Introduction to Statistics》课程第 3 周（后半） – 第 5 周" in statistics[1]
+
+
+def test_compressed_weeks_say_so(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("4周学机器学习，每周5小时", catalog, tmp_path).saved_plan()
+    assert plan.time_note and "压缩" in plan.time_note
+    course_weeks = [week for week in plan.weeks if week.courses]
+    assert all(any("压缩节奏" in task for task in week.tasks) for week in course_weeks)
+
+
+def test_web_development_for_a_python_programmer_has_a_python_back_end(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("I know Python; 8 weeks of web development, 6 hours a week", catalog, tmp_path).saved_plan()
+    courses = [catalog.get(course_id) for course_id in plan.resources]
+    front = [i for i, course in enumerate(courses) if course.topics[0] == "web_frontend"]
+    back = [i for i, course in enumerate(courses) if course.topics[0] == "web_backend"]
+    assert front and back and max(front) < min(back)  # the front end first, then the back end
+    assert all("python" in courses[i].topics for i in back)
+    assert "back-end" in plan.title.lower()
+
+
+def test_a_front_end_goal_stays_front_end(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("十二周学前端，每天一个半小时", catalog, tmp_path).saved_plan()
+    assert all(catalog.get(course_id).topics[0] == "web_frontend" for course_id in plan.resources)
+
+
+@pytest.mark.parametrize(
+    ("goal", "further_topic"), [("有基础，想进阶机器学习，10周", "deep_learning"), ("3年学机器学习", "deep_learning")]
+)
+def test_long_goals_are_filled_with_courses_and_keep_a_short_capstone(
+    goal: str, further_topic: str, catalog: Catalog, tmp_path: Path
+) -> None:
+    run = drive(goal, catalog, tmp_path)
+    _, plan = run.saved_plan()
+    capstone = [week for week in plan.weeks if not week.courses]
+    assert 1 <= len(capstone) <= max(2, round(0.15 * len(plan.weeks)))
+    assert plan.weeks[-1] in capstone  # the capstone comes last
+    assert any(further_topic in catalog.get(course_id).topics for course_id in plan.resources)
+    assert len(run.replies) <= MAX_STEPS and not run.replies[-1].tool_calls
+
+
+def test_the_topics_that_follow_are_searched_in_one_extra_step(catalog: Catalog, tmp_path: Path) -> None:
+    run = drive("有基础，想进阶机器学习，10周", catalog, tmp_path)
+    steps = [[json.loads(call.arguments) for call in reply.tool_calls] for reply in run.replies]
+    assert steps[3] and {arguments["topic"] for arguments in steps[3]} == {"deep_learning", "nlp"}
+    assert [call.name for call in run.replies[4].tool_calls] == ["plan_calendar"]
+
+
+def test_a_language_capstone_is_a_mock_test_not_a_software_project(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("IELTS in 2 months", catalog, tmp_path).saved_plan()
+    capstone = plan.phases[-1]
+    words = " ".join([*capstone.self_check, *(task for week in capstone.weeks for task in week.tasks)])
+    assert "mock test" in words
+    assert "README" not in words and "commit" not in words.lower()
+    assert sum("ielts" in catalog.get(course_id).name.lower() for course_id in plan.resources) == 2
+
+
+def test_the_parts_of_a_split_phase_check_different_skills(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("Japanese in 8 weeks", catalog, tmp_path).saved_plan()
+    first, second = plan.phases[0].self_check, plan.phases[1].self_check
+    assert "Part 1" not in first[0]
+    shared = set(first) & set(second)
+    assert all("weekly deliverable" in item for item in shared), shared
+    assert any("hiragana" in item for item in first) and not any("hiragana" in item for item in second)
+
+
+def test_a_folded_history_still_ends_with_the_final_answer(catalog: Catalog, tmp_path: Path) -> None:
+    """A long plan makes the loop fold old steps (the date among them) into a summary: the planner reads the
+    summary and answers, instead of asking for the date again."""
+    run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    before_final = run.messages[: run.messages.index(run.replies[-1].to_message())]
+    fold = fold_history(before_final, budget_tokens=200, keep_recent_steps=1)
+    assert fold is not None and "get_current_date" in fold.summary
+    reply = OfflinePlanner(catalog).complete(fold.messages)
+    assert not reply.tool_calls
+    assert reply.content == run.final
+
+
+def test_the_final_answer_does_not_need_the_saved_text(catalog: Catalog, tmp_path: Path) -> None:
+    """The loop may stub long arguments of a successful call; the summary is composed again."""
+    run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    before_final = run.messages[: run.messages.index(run.replies[-1].to_message())]
+    stubbed = json.loads(json.dumps(before_final))
+    for message in stubbed:
+        for call in message.get("tool_calls") or []:
+            if call["function"]["name"] == "save_plan":
+                arguments = json.loads(call["function"]["arguments"])
+                arguments["content"] = "<7744 characters, left out of the history after save_plan succeeded>"
+                call["function"]["arguments"] = json.dumps(arguments)
+    assert OfflinePlanner(catalog).complete(stubbed).content == run.final

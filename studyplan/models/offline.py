@@ -13,21 +13,32 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
+from fractions import Fraction
 from typing import Any, Literal
 
 from studyplan import vocabulary
 from studyplan.catalog import LEVELS, Catalog, Course, Level
 from studyplan.goal import Goal, load_phrases, parse_goal
+from studyplan.memory import SUMMARY_PREFIX
 from studyplan.models.base import ModelReply, ToolCall
-from studyplan.plan_doc import Phase, PlanDoc, Week, parse_plan, render_plan
+from studyplan.plan_doc import Phase, PlanDoc, Week, render_plan
 
 MAX_SAVE_ATTEMPTS = 2
 MIN_PLAN_WEEKS = 3  # three phases, each with at least one week
 MAX_PHASE_WEEKS = 16
-COMPRESSION_LIMIT = 1.5
-SIDE_TOPIC_PENALTY = 0.3  # beyond needing 1.5× the time available, drop courses rather than compress further
+COMPRESSION_LIMIT = 1.5  # beyond needing 1.5× the time available, drop courses rather than compress further
+SIDE_TOPIC_PENALTY = 0.3
+MAX_UNUSED_SHARE = 0.1  # split course weeks more finely when whole ones would leave over a tenth of a week unused
+TIGHT_UNUSED_SHARE = 0.01
+SLIVER_SHARE = 0.2
+PACE_STEP = 0.25  # hours: the gentler pace of plans the catalog cannot fill is a multiple of this
+REFIT_STEP = 0.01
+PACKING_SHARE = 0.1  # of a week, kept free per course when filling the time: pieces rarely fill weeks exactly
+MAX_PIECES = 4  # course weeks are split into halves, thirds or quarters at most: fractions a reader follows
+MAX_ODD_PIECES = 6
+MAX_FURTHER_TOPICS = 2
 # Until get_current_date has answered, the goal is read against a placeholder day: only its topic, level and
 # duration are used then (and its errors raised), never a date.
 _PLACEHOLDER_TODAY = date(2000, 1, 3)
@@ -35,6 +46,8 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CALENDAR_LINE = re.compile(r"Week\s+(\d+):\s*(\d{4}-\d{2}-\d{2}).*?(\d{4}-\d{2}-\d{2})")
 _RESULT_LINE = re.compile(r"^\s*-\s*(?:\[(?P<bracketed>[^\]]+)\]|(?P<plain>[\w.\-]+):)")
 _SAVED = re.compile(r"^Saved plan to (?P<path>.+?)(?: \(.*\))?$", re.MULTILINE)
+_FOLDED_CALL = re.compile(r"^- called (?P<name>\w+)\((?P<arguments>.*)\)$")
+_FOLDED_RESULT = re.compile(r"^\s+→ (?P<first>.*?)(?: \(courses: (?P<courses>[a-z0-9, -]+)\))?$")
 _BUNDLE = re.compile(r"specialization|专项", re.IGNORECASE)
 
 Role = Literal["foundation", "core", "advanced"]
@@ -72,7 +85,10 @@ class _Conversation:
         exchanges: list[_Exchange] = []
         by_id: dict[str, _Exchange] = {}
         for message in messages:
-            if message.get("role") == "assistant":
+            content = _text(message.get("content"))
+            if message.get("role") == "user" and content.startswith(SUMMARY_PREFIX):
+                exchanges += _folded_exchanges(content)
+            elif message.get("role") == "assistant":
                 for call in message.get("tool_calls") or []:
                     function = call.get("function", {})
                     try:
@@ -113,6 +129,27 @@ class _Conversation:
         return []
 
 
+def _folded_exchanges(summary: str) -> list[_Exchange]:
+    """The calls of a folded summary (memory.fold_history): each keeps its arguments when they were short
+    enough to survive, the first line of its result and the course ids it saw, which is what the planner
+    needs (the date, which searches were made and what they found, where the plan was saved)."""
+    exchanges: list[_Exchange] = []
+    unanswered: list[_Exchange] = []  # parallel calls are listed first, then their results in the same order
+    for line in summary.splitlines():
+        if called := _FOLDED_CALL.match(line):
+            try:
+                arguments = json.loads(called.group("arguments"))
+            except json.JSONDecodeError:
+                arguments = {}
+            exchange = _Exchange(f"folded_{len(exchanges)}", called.group("name"), arguments)
+            exchanges.append(exchange)
+            unanswered.append(exchange)
+        elif (result := _FOLDED_RESULT.match(line)) and unanswered:
+            courses = [f"- [{course_id}]" for course_id in (result.group("courses") or "").split(", ") if course_id]
+            unanswered.pop(0).observation = "\n".join([result.group("first"), *courses])
+    return exchanges
+
+
 def _text(content: Any) -> str:
     """Message content as text: a string, or the text parts of a list of content parts."""
     if isinstance(content, str):
@@ -142,6 +179,7 @@ class ChosenCourse:
     topic: str  # the topic it was chosen for
     role: Role
     planned_hours: float  # hours at the learner's pace; below total_hours when compressed
+    filler: bool = False  # added only to fill the time left, so the first to go when the weeks are full
 
 
 @dataclass
@@ -202,6 +240,9 @@ def choose_courses(
     hours_available: float,
     catalog: Catalog,
     excluded: frozenset[str] = frozenset(),
+    further_topics: tuple[str, ...] = (),
+    fillable_later: bool = False,
+    packing_hours: float = 0.0,
 ) -> Selection:
     """Pick the courses and their planned hours.
 
@@ -211,7 +252,11 @@ def choose_courses(
     One course per group (the main topic, then each prerequisite and extra topic), each the one whose length
     is closest to its share of what is left of the budget; then more main-topic courses while whole courses
     fit. The main course is the one whose whole selection fits the budget best. Courses mainly about the
-    group's topic, and those naming the goal's focus (IELTS, React...), are preferred. When even the picks
+    group's topic, and those naming the goal's focus (IELTS, React...), are preferred; for a prerequisite or
+    extra topic, so are courses in a language the learner knows (a Python back end for a Python programmer).
+    Time still left goes to `further_topics`, the topics that build on the main one; when such topics exist
+    (`fillable_later`), leaving time over is preferred to compressing courses. Each course added to fill the
+    time keeps `packing_hours` free, as whole pieces rarely fill every week to the hour. When even the picks
     need far more than the time, the least essential are dropped (extras, then prerequisites from the last)
     down to COMPRESSION_LIMIT, and the rest is compressed.
     """
@@ -243,8 +288,12 @@ def choose_courses(
         options = [c for c in candidates(topic) if c not in taken and not _overlaps(c, taken)]
         if topic == goal.topic:
             options = [c for c in options if _level_rank(c.level) >= _level_rank(goal.level)] or options
+        else:
+            options = [c for c in options if set(c.topics) & set(goal.known_topics)] or options
         options = [c for c in options if met(c, covered, taken)] or options
         return [c for c in options if _mentions(c, focus)] or options
+
+    fillers: set[str] = set()
 
     def around(main: Course) -> tuple[list[tuple[Course, str, Role]], list[str]]:
         """The rest of a selection built around one main course."""
@@ -265,27 +314,39 @@ def choose_courses(
             picks.append((best, topic, role))
             covered.update(best.topics)
             remaining -= best.total_hours
-        # More of the main topic while whole courses fit (into the time left with the shortest capstone),
-        # larger first so that the time is used well; the schedule puts them in order of level anyway.
-        remaining += hours_available - budget_hours
-        for course in sorted(candidates(goal.topic), key=lambda c: -c.total_hours):
-            taken = [c for c, _, _ in picks]
-            if course in taken or _overlaps(course, taken) or course.total_hours > remaining:
-                continue
-            if _level_rank(course.level) < _level_rank(goal.level) or side_topic(course, goal.topic):
-                continue
-            if not met(course, covered, taken):
-                continue
-            role: Role = "advanced" if _level_rank(course.level) > _level_rank(goal.level) else "core"
-            picks.append((course, goal.topic, role))
-            covered.update(course.topics)
-            remaining -= course.total_hours
+        # More of the main topic while whole courses fit (into the time left with the shortest capstone), then
+        # the topics that build on it: the goal's focus first, then level by level, larger courses first so
+        # that the time is used well (the schedule puts them in order of level anyway).
+        remaining += hours_available - budget_hours - packing_hours * len(picks)
+        for topic in [goal.topic, *further_topics]:
+            added = True
+            while added:  # again, as a course taken may be the prerequisite of one passed over
+                added = False
+                ordered = sorted(
+                    candidates(topic), key=lambda c: (not _mentions(c, focus), _level_rank(c.level), -c.total_hours)
+                )
+                for course in ordered:
+                    taken = [c for c, _, _ in picks]
+                    if course in taken or _overlaps(course, taken) or course.total_hours + packing_hours > remaining:
+                        continue
+                    if _level_rank(course.level) < _level_rank(goal.level) or side_topic(course, topic):
+                        continue
+                    if not met(course, covered, taken):
+                        continue
+                    further = topic != goal.topic or _level_rank(course.level) > _level_rank(goal.level)
+                    role: Role = "advanced" if further else "core"
+                    picks.append((course, topic, role))
+                    fillers.add(course.id)
+                    covered.update(course.topics)
+                    remaining -= course.total_hours + packing_hours
+                    added = True
         return picks, missing
 
     def misfit(picks: list[tuple[Course, str, Role]]) -> float:
-        """How badly a selection fits the budget; needing more than there is counts double."""
+        """How badly a selection fits the budget. Needing more than there is counts double, or four times when
+        time left over can go to further topics: compressing courses costs the learner depth."""
         use = sum(course.total_hours for course, _, _ in picks) / budget_hours if budget_hours > 0 else 1.0
-        return (use - 1) * 2 if use > 1 else 1 - use
+        return (use - 1) * (4 if fillable_later else 2) if use > 1 else 1 - use
 
     main_options = options_for(goal.topic, [], known)
     main_options = [c for c in main_options if c.level == goal.level] or main_options
@@ -301,6 +362,7 @@ def choose_courses(
         return (round(score, 3), abs(course.total_hours - main_share))
 
     main = min(main_options, key=main_key)
+    fillers.clear()
     picks, missing = around(main)
 
     # Too much for the time: drop the least essential picks while far over it, keeping the main course.
@@ -313,18 +375,29 @@ def choose_courses(
 
     need = sum(course.total_hours for course, _, _ in picks)
     scale = min(1.0, hours_available / need) if need > 0 else 1.0
-    ordered = _in_prerequisite_order(picks)
-    chosen = [ChosenCourse(course, topic, role, course.total_hours * scale) for course, topic, role in ordered]
+    ordered = _in_prerequisite_order(picks, goal.topic)
+    chosen = [
+        ChosenCourse(course, topic, role, course.total_hours * scale, course.id in fillers)
+        for course, topic, role in ordered
+    ]
     return Selection(chosen, dropped, missing)
 
 
-def _in_prerequisite_order(picks: list[tuple[Course, str, Role]]) -> list[tuple[Course, str, Role]]:
-    """Foundations, core, then further courses; by level and shorter first within each (short intros lead
-    into longer courses); and never a course before one of its prerequisites."""
+def _in_prerequisite_order(
+    picks: list[tuple[Course, str, Role]], main_topic: str
+) -> list[tuple[Course, str, Role]]:
+    """Foundations, core, then further courses, the main topic's before other topics' within each stage (the
+    front end before the back end, more machine learning before deep learning); by level and shorter first
+    (short intros lead into longer courses); and never a course before one of its prerequisites."""
     stage_rank = {"foundation": 0, "core": 1, "advanced": 2}
     ordered = sorted(
         picks,
-        key=lambda p: (stage_rank[p[2]], _level_rank(p[0].level), p[0].total_hours if p[2] != "foundation" else 0),
+        key=lambda p: (
+            stage_rank[p[2]],
+            p[2] != "foundation" and p[1] != main_topic,
+            _level_rank(p[0].level),
+            p[0].total_hours if p[2] != "foundation" else 0,
+        ),
     )
     result: list[tuple[Course, str, Role]] = []
 
@@ -346,61 +419,127 @@ def _in_prerequisite_order(picks: list[tuple[Course, str, Role]]) -> list[tuple[
 
 @dataclass(frozen=True)
 class Slot:
-    """One course's share of one week."""
+    """One course's share of one week: the stretch of the course from `start` to `end`, in course weeks
+    (0 is the course's beginning; 2.5 is halfway through its third week)."""
 
     chosen: ChosenCourse
     hours: float
-    first_unit: int  # course weeks covered, 1-based
-    last_unit: int
-    finishes: bool
+    start: Fraction
+    end: Fraction
+
+    @property
+    def finishes(self) -> bool:
+        return self.end >= self.chosen.course.weeks
 
 
 def capstone_weeks(weeks: int) -> int:
-    """Weeks kept for the capstone project and review when there is room."""
-    return 2 if weeks >= 10 else 1 if weeks >= 4 else 0
+    """Weeks kept for the capstone project and review: one or two, never much more than a tenth of the plan."""
+    return 2 if weeks >= 13 else 1 if weeks >= 4 else 0
 
 
-def schedule(courses: list[ChosenCourse], weeks: int, hours_per_week: float) -> list[list[Slot]]:
-    """Lay the courses end to end at the learner's pace; week n holds hours [(n-1)·H, n·H) of the sequence.
+def _pieces_per_course_week(unit_hours: float, pace: float, room: float, unused_share: float) -> int:
+    """Into how many equal pieces a course's weeks are split when scheduled: the fewest (whole course weeks,
+    halves, thirds...) that leave at most `unused_share` of the learner's weeks unused (`room` is what is left
+    of the week the course starts in), else the ones that leave the least."""
+    epsilon = 1e-6
 
-    Slivers are avoided: a course starts on a fresh week rather than in the last hour of one (when the plan
-    has slack for it), and a last piece under an hour or so joins the week before.
+    def unused(pieces: int, hours: float) -> float:
+        step = unit_hours / pieces
+        return hours - math.floor(hours / step + epsilon) * step
+
+    def fills(pieces: int) -> bool:
+        limit = unused_share * pace + epsilon
+        return unused(pieces, pace) <= limit and (room >= pace - epsilon or unused(pieces, room) <= limit)
+
+    # at least one piece must fit in a week, however large the course's weeks are
+    fewest = max(1, math.ceil(unit_hours / pace - epsilon))
+    preferred = list(range(fewest, MAX_PIECES + 1)) or [fewest]
+    fitting = [pieces for pieces in preferred if fills(pieces)]
+    if not fitting:  # fifths and sixths are harder to follow, but better than weeks left half empty
+        fitting = [pieces for pieces in range(max(fewest, MAX_PIECES + 1), MAX_ODD_PIECES + 1) if fills(pieces)]
+    candidates = preferred + list(range(max(fewest, MAX_PIECES + 1), MAX_ODD_PIECES + 1))
+    return fitting[0] if fitting else min(candidates, key=lambda pieces: (round(unused(pieces, pace), 6), pieces))
+
+
+def schedule(
+    courses: list[ChosenCourse], weeks: int, pace: float, avoid_slivers: bool = True, tight: bool = False
+) -> list[list[Slot]] | None:
+    """Lay the courses end to end, each week taking whole pieces (course weeks, or halves or quarters of
+    them) up to `pace` hours and never more. None when they do not fit in `weeks`.
+
+    With `avoid_slivers`, a course does not start in the last fifth of a week: it waits for the next one.
+    `tight` splits course weeks into whatever pieces fill the weeks best, for plans that need every hour.
     """
     epsilon = 1e-6
-    hours = hours_per_week
-    min_piece = min(hours, max(1.0, 0.2 * hours))
-    slack = weeks * hours - sum(chosen.planned_hours for chosen in courses)
     slots: list[list[Slot]] = [[] for _ in range(weeks)]
-    offset = 0.0
+    week, used = 0, 0.0
     for chosen in courses:
-        used = offset % hours
-        room = hours - used
-        if used > epsilon and room < min_piece and room <= slack + epsilon:
-            slack -= room
-            offset += room
-        start, end = offset, offset + chosen.planned_hours
-        offset = end
         course = chosen.course
-        # Course units per planned hour: compressed courses cover their units faster.
-        units_per_hour = course.weeks / chosen.planned_hours if chosen.planned_hours > 0 else 0
-        pieces: list[tuple[int, Slot]] = []
-        for index in range(int(start // hours), weeks):
-            low, high = max(start, index * hours), min(end, (index + 1) * hours)
-            if high - low <= epsilon:
-                if index * hours >= end:
-                    break
+        if avoid_slivers and used > epsilon and pace - used < SLIVER_SHARE * pace:
+            week, used = week + 1, 0.0
+        unused_share = TIGHT_UNUSED_SHARE if tight else MAX_UNUSED_SHARE
+        pieces = _pieces_per_course_week(chosen.planned_hours / course.weeks, pace, pace - used, unused_share)
+        step = chosen.planned_hours / (course.weeks * pieces)
+        done, total = 0, course.weeks * pieces
+        while done < total:
+            if week >= weeks:
+                return None
+            fit = min(total - done, math.floor((pace - used) / step + epsilon))
+            if fit <= 0:
+                week, used = week + 1, 0.0
                 continue
-            first_unit = min(course.weeks, int((low - start) * units_per_hour + epsilon) + 1)
-            last_unit = min(course.weeks, max(first_unit, math.ceil((high - start) * units_per_hour - epsilon)))
-            finishes = end <= (index + 1) * hours + epsilon
-            pieces.append((index, Slot(chosen, high - low, first_unit, last_unit, finishes)))
-        if len(pieces) > 1 and pieces[-1][1].hours < min_piece:
-            (index, previous), (_, tail) = pieces[-2], pieces.pop()
-            merged = Slot(chosen, previous.hours + tail.hours, previous.first_unit, tail.last_unit, tail.finishes)
-            pieces[-1] = (index, merged)
-        for index, slot in pieces:
-            slots[index].append(slot)
+            slots[week].append(Slot(chosen, fit * step, Fraction(done, pieces), Fraction(done + fit, pieces)))
+            done, used = done + fit, used + fit * step
     return slots
+
+
+@dataclass(frozen=True)
+class Timetable:
+    """The courses as scheduled: their planned hours (maybe compressed further to fit the weeks), the pace
+    in hours a week (below the learner's budget when the catalog has too little to fill it) and the slots."""
+
+    courses: list[ChosenCourse]
+    pace: float
+    slots: list[list[Slot]]
+
+    @property
+    def capstone_count(self) -> int:
+        return sum(1 for week_slots in self.slots if not week_slots)
+
+
+def fit_timetable(courses: list[ChosenCourse], weeks: int, hours_per_week: float) -> Timetable:
+    """Schedule the courses into the weeks before the capstone.
+
+    Courses that do not fill the time are spread at a gentler pace, so that the capstone stays at one or two
+    weeks; courses that cannot fit once split into whole pieces are compressed a little more.
+    """
+    course_weeks = weeks - capstone_weeks(weeks)
+    shortest_course_weeks = weeks - min(capstone_weeks(weeks), 1)
+    need = sum(chosen.planned_hours for chosen in courses)
+    if course_weeks > 0 and need < (course_weeks - 1) * hours_per_week:
+        # too little to fill the plan: the gentlest pace (in half hours) at which the courses still end in time
+        pace = max(PACE_STEP, math.ceil(need / course_weeks / PACE_STEP) * PACE_STEP)
+        while pace < hours_per_week:
+            slots = schedule(courses, course_weeks, pace)
+            if slots is not None:
+                return Timetable(courses, pace, slots + [[] for _ in range(weeks - course_weeks)])
+            pace += PACE_STEP
+    def attempt(factor: float) -> Timetable | None:
+        scaled = [replace(c, planned_hours=c.planned_hours * factor) for c in courses] if factor < 1 else courses
+        for avoid_slivers, tight in ((True, False), (False, False), (False, True)):
+            slots = schedule(scaled, shortest_course_weeks, hours_per_week, avoid_slivers, tight)
+            if slots is not None:
+                padding = [[] for _ in range(weeks - shortest_course_weeks)]
+                return Timetable(scaled, hours_per_week, slots + padding)
+        return None
+
+    if (fitted := attempt(1.0)) is not None:
+        return fitted
+    # Whole pieces leave a little of some weeks unused: compress as little as that needs.
+    factor = 1.0
+    while (fitted := attempt(factor)) is None:
+        factor -= REFIT_STEP
+    return fitted
 
 
 # --- composing the plan ---------------------------------------------------------------------------------
@@ -446,6 +585,12 @@ def _phase_drafts(slots: list[list[Slot]]) -> list[_PhaseDraft]:
     return [_PhaseDraft(stage, weeks) for stage, weeks in segments]
 
 
+def _weeks_into_main_course(slots: list[list[Slot]], index: int) -> int:
+    """How many earlier weeks hold the course that takes most of week `index`."""
+    main = max(slots[index], key=lambda slot: slot.hours).chosen.course
+    return sum(1 for week_slots in slots[:index] if any(slot.chosen.course == main for slot in week_slots))
+
+
 class PlanComposer:
     """Turns a goal, the chosen courses and the calendar into a PlanDoc in the goal's language."""
 
@@ -469,48 +614,108 @@ class PlanComposer:
         return self.words["list_separator"].join(items)
 
     def _project(self) -> str:
-        label = vocabulary.topic_label(self.goal.topic, self.lang)
-        return self._topic_words(self.goal.topic)["project"].format(topic=label)
+        """The project of the main topic, or of the last topic the goal adds to it ("web development" ends
+        with a back end, so its project is a web app rather than a static site)."""
+        goal = self.goal
+        added = [t for t in goal.extra_topics if t not in vocabulary.topic_prerequisites(goal.topic)]
+        topic = added[-1] if added else goal.topic
+        return self._topic_words(topic)["project"].format(topic=vocabulary.topic_label(topic, self.lang))
+
+    def _capstone_words(self) -> dict[str, Any]:
+        """Language goals end with a mock test rather than a software project."""
+        if self.goal.topic in load_phrases()["planner"]["language_topics"]:
+            return self.words["capstone_language"]
+        return self.words["capstone_project"]
+
+    def _share(self, share: Fraction, which: Literal["first", "last"]) -> str:
+        words = self.words
+        if share == Fraction(1, 2):
+            return words[f"half_{which}"]
+        return words[f"share_{which}"].format(share=f"{share.numerator}/{share.denominator}")
+
+    def _week_label(self, week: int, share: str | None = None) -> str:
+        if share is None:
+            return self.words["week_label"].format(week=week)
+        return self.words["week_label_share"].format(week=week, share=share)
+
+    def _range(self, start: Fraction, end: Fraction) -> str:
+        """Where a stretch of a course starts and stops, in its own weeks, so that a learner knows exactly
+        what to do: "weeks 1–3", "week 4 (second half) – week 7", "week 2 (first 3/4)"."""
+        words = self.words
+        first, last = math.floor(start) + 1, math.ceil(end)  # the course weeks it starts and ends in
+        done_before = start - (first - 1)  # of the first of them
+        done_after = end - (last - 1)  # of the last of them
+        if first == last:
+            if done_before == 0 and done_after == 1:
+                return self._week_label(first)
+            if done_before == 0:
+                return self._week_label(first, self._share(done_after, "first"))
+            if done_after == 1:
+                return self._week_label(first, self._share(1 - done_before, "last"))
+            middle = words["share_middle"].format(
+                start=f"{done_before.numerator}/{done_before.denominator}",
+                end=f"{done_after.numerator}/{done_after.denominator}",
+            )
+            return self._week_label(first, middle)
+        if done_before == 0 and done_after == 1:
+            return words["range_whole"].format(first=first, last=last)
+        start_label = self._week_label(first, self._share(1 - done_before, "last") if done_before else None)
+        end_label = self._week_label(last, self._share(done_after, "first") if done_after != 1 else None)
+        return words["range_mixed"].format(start=start_label, end=end_label)
 
     def _part(self, slot: Slot) -> str:
-        key = "course_week" if slot.first_unit == slot.last_unit else "course_weeks"
-        return self.words[key].format(name=slot.chosen.course.name, first=slot.first_unit, last=slot.last_unit)
+        return self.words["course_range"].format(
+            name=slot.chosen.course.name, range=self._range(slot.start, slot.end)
+        )
+
+    def _study_task(self, week_slots: list[Slot]) -> str:
+        words = self.words
+        compressed = any(slot.chosen.planned_hours < slot.chosen.course.total_hours - 1e-6 for slot in week_slots)
+        return words["task_study_compressed" if compressed else "task_study"].format(
+            part=words["content_separator"].join(self._part(slot) for slot in week_slots),
+            hours=round(sum(slot.hours for slot in week_slots), 1),
+        )
 
     # weeks
 
-    def _course_week(self, number: int, dates: tuple[date, date], week_slots: list[Slot]) -> Week:
+    def _course_week(self, number: int, dates: tuple[date, date], week_slots: list[Slot], into_course: int) -> Week:
+        """A week of courses; `into_course` counts the earlier weeks of its main course, so that practice and
+        deliverables follow the course from its first week (set-up and basics) on."""
         words = self.words
         main = max(week_slots, key=lambda slot: slot.hours)
         topic_words = self._topic_words(main.chosen.topic)
-        tasks = [words["task_study"].format(part=self._part(s), hours=round(s.hours, 1)) for s in week_slots[:2]]
-        tasks.append(topic_words["practice"][(number - 1) % len(topic_words["practice"])])
-        finished = [slot for slot in week_slots if slot.finishes]
-        if finished and len(tasks) < 4:
-            tasks.append(words["task_finish"].format(course=self._course_name(finished[-1].chosen.course)))
-        compressed = main.chosen.planned_hours < main.chosen.course.total_hours - 1e-6
-        if compressed and len(tasks) < 4:
-            tasks.append(words["task_compressed"])
+        # one study task per course, the courses after the first together when there are three or more
+        groups = [week_slots[:1], week_slots[1:]] if len(week_slots) > 1 else [week_slots]
+        tasks = [self._study_task(group) for group in groups]
+        tasks.append(topic_words["practice"][into_course % len(topic_words["practice"])])
+        finished = [slot.chosen.course for slot in week_slots if slot.finishes]
         if finished:
-            done = finished[-1]
+            names = self._join([self._course_name(course) for course in finished])
+            tasks.append(words["task_finish"].format(course=names))
+        spare = self.goal.hours_per_week - sum(slot.hours for slot in week_slots)
+        if len(tasks) < 4 and spare >= max(1.0, SLIVER_SHARE * self.goal.hours_per_week):
+            tasks.append(words["task_spare"].format(hours=round(spare, 1)))
+        if finished:
+            done = next(slot for slot in reversed(week_slots) if slot.finishes)
             deliverable = words["deliverable_finish"].format(
                 course=self._course_name(done.chosen.course),
                 deliverable=self._topic_words(done.chosen.topic)["finish"],
             )
         else:
-            deliverable = topic_words["deliverables"][(number - 1) % len(topic_words["deliverables"])]
+            deliverable = topic_words["deliverables"][into_course % len(topic_words["deliverables"])]
         return Week(
             number=number,
             start=dates[0],
             end=dates[1],
             courses=list(dict.fromkeys(slot.chosen.course.id for slot in week_slots)),
             content=words["content_separator"].join(self._part(slot) for slot in week_slots),
-            tasks=tasks,
+            tasks=tasks[:4],
             deliverable=deliverable,
         )
 
     def _capstone_week(self, number: int, dates: tuple[date, date], position: int, count: int) -> Week:
-        words = self.words
-        templates, deliverables = words["capstone_tasks"], words["capstone_deliverables"]
+        capstone = self._capstone_words()
+        templates, deliverables = capstone["tasks"], capstone["deliverables"]
         if count == 1:
             tasks = [templates[0][0], templates[1][0], templates[2][0]]
             deliverable = deliverables[-1]
@@ -524,7 +729,7 @@ class PlanComposer:
             start=dates[0],
             end=dates[1],
             courses=[],
-            content=words["capstone_content"].format(project=project),
+            content=self.words["capstone_content"].format(project=project),
             tasks=[task.format(project=project) for task in tasks],
             deliverable=deliverable,
         )
@@ -547,18 +752,39 @@ class PlanComposer:
         labels = self._join([vocabulary.topic_label(topic, self.lang) for topic in topics])
         return words[f"phase_{draft.stage}"].format(topics=labels)
 
+    def _phase_courses(self, draft: _PhaseDraft, slots: list[list[Slot]], topics: list[str]) -> str:
+        """What the phase covers in its topics: whole courses by name, others by the course weeks done in it."""
+        stretches: dict[str, tuple[Course, Fraction, Fraction]] = {}
+        for slot in (slot for i in draft.weeks for slot in slots[i] if slot.chosen.topic in topics):
+            course = slot.chosen.course
+            start, end = stretches[course.id][1:] if course.id in stretches else (slot.start, slot.end)
+            stretches[course.id] = (course, min(start, slot.start), max(end, slot.end))
+        parts = [
+            self._course_name(course)
+            if start == 0 and end >= course.weeks
+            else self.words["course_range"].format(name=course.name, range=self._range(start, end))
+            for course, start, end in stretches.values()
+        ]
+        return self._join(parts)
+
     def _self_check(
-        self, draft: _PhaseDraft, slots: list[list[Slot]], drafts: list[_PhaseDraft], part: int
+        self, draft: _PhaseDraft, slots: list[list[Slot]], drafts: list[_PhaseDraft], part: int, parts: int
     ) -> list[str]:
-        """Checks for the phase's topics; the parts of a split phase start at different checks."""
+        """Checks for the phase's topics, then one on the phase's own course weeks. The parts of a split phase
+        share out a topic's checks, which run from first skills to later ones."""
         if draft.stage == "capstone":
-            return list(self.words["capstone_self_check"])
+            return list(self._capstone_words()["self_check"])
         topics = self._stage_topics(draft, slots, drafts)
-        per_topic = 3 if len(topics) == 1 else 2
         items: list[str] = []
         for topic in topics[:3]:
             checks = self._topic_words(topic)["self_check"]
-            items += [checks[(part + k) % len(checks)] for k in range(min(per_topic, len(checks)))]
+            if parts > 1:
+                low = part * len(checks) // parts
+                high = max(low + 1, (part + 1) * len(checks) // parts)
+                items += checks[low:high]
+            else:
+                items += checks[: 3 if len(topics) == 1 else 2]
+        items.append(self.words["phase_courses_check"].format(courses=self._phase_courses(draft, slots, topics)))
         items.append(self.words["generic_self_check"])
         return list(dict.fromkeys(items))
 
@@ -569,71 +795,81 @@ class PlanComposer:
         phases = []
         for number, (draft, title) in enumerate(zip(drafts, titles, strict=True), start=1):
             weeks = [
-                self._course_week(i + 1, calendar[i], slots[i])
+                self._course_week(i + 1, calendar[i], slots[i], _weeks_into_main_course(slots, i))
                 if slots[i]
                 else self._capstone_week(i + 1, calendar[i], capstone.index(i), len(capstone))
                 for i in draft.weeks
             ]
-            part = titles[:number].count(title)  # 1, 2, ... among phases with the same title
-            if titles.count(title) > 1:
+            part, parts = titles[:number].count(title), titles.count(title)  # 1, 2, ... among same-titled phases
+            checks = self._self_check(draft, slots, drafts, part - 1, parts)
+            if parts > 1:
                 names = self.words["part_names"]
                 title = self.words["phase_part"].format(
                     title=title, part=names[part - 1] if part <= len(names) else str(part)
                 )
-            phases.append(Phase(number, title, weeks, self._self_check(draft, slots, drafts, part - 1)))
+            phases.append(Phase(number, title, weeks, checks))
         return phases
 
     # the document
 
-    def compose(self, selection: Selection, calendar: list[tuple[date, date]]) -> tuple[PlanDoc, list[list[Slot]]]:
+    def compose(self, selection: Selection, calendar: list[tuple[date, date]]) -> tuple[PlanDoc, Timetable]:
         goal, words = self.goal, self.words
         weeks = self.weeks
         if len(calendar) != weeks:  # the calendar tool failed: the dates follow from the start
             starts = [goal.start + timedelta(days=7 * i) for i in range(weeks)]
             calendar = [(first, first + timedelta(days=6)) for first in starts]
-        slots = schedule(selection.courses, weeks, goal.hours_per_week)
-        phases = self._phases(slots, calendar)
-        capstone_count = sum(1 for week_slots in slots if not week_slots)
-        label = vocabulary.topic_label(goal.topic, self.lang)
+        timetable = fit_timetable(selection.courses, weeks, goal.hours_per_week)
+        phases = self._phases(timetable.slots, calendar)
+        topics = self._join([vocabulary.topic_label(topic, self.lang) for topic in (goal.topic, *goal.extra_topics)])
         level = words["level_labels"][goal.level]
         plan = PlanDoc(
-            title=words["title"].format(topic=label, level=level, weeks=weeks),
+            title=words["title"].format(topic=topics, level=level, weeks=weeks),
             goal=goal.raw,
             lang=goal.lang,
             start=calendar[0][0],
             end=calendar[-1][1],
             hours_per_week=goal.hours_per_week,
             phases=phases,
-            resources=[chosen.course.id for chosen in selection.courses],
-            time_note=self.time_note(selection, capstone_count),
+            resources=[chosen.course.id for chosen in timetable.courses],
+            time_note=self.time_note(selection, timetable),
             assumptions=self.assumptions(selection),
         )
-        return plan, slots
+        return plan, timetable
 
-    def time_note(self, selection: Selection, capstone_count: int) -> str | None:
-        need = sum(chosen.course.total_hours for chosen in selection.courses)
-        have = self.weeks * self.goal.hours_per_week
-        if not (selection.compressed or selection.dropped or need > have):
-            return None
-        words = self.words
-        capstone = words["time_note_capstone"].format(count=capstone_count) if capstone_count else ""
-        parts = [
-            words["time_note_need"].format(
-                need=round(need, 1), weeks=self.weeks, hours=self.goal.hours_per_week, have=round(have, 1),
-                capstone=capstone,
+    def time_note(self, selection: Selection, timetable: Timetable) -> str | None:
+        words, hours = self.words, self.goal.hours_per_week
+        need = sum(chosen.course.total_hours for chosen in timetable.courses)
+        have = self.weeks * hours
+        compressed = [c for c in timetable.courses if c.planned_hours < c.course.total_hours - 1e-6]
+        parts = []
+        if compressed or selection.dropped or need > have:
+            count = timetable.capstone_count
+            capstone = words["time_note_capstone"].format(count=count) if count else ""
+            parts.append(
+                words["time_note_need"].format(
+                    need=round(need, 1), weeks=self.weeks, hours=hours, have=round(have, 1), capstone=capstone
+                )
             )
-        ]
-        if selection.compressed:
+        if compressed:
             courses = [
                 words["time_note_compressed_course"].format(
                     course=self._course_name(c.course), planned=round(c.planned_hours, 1), total=c.course.total_hours
                 )
-                for c in selection.compressed
+                for c in compressed
             ]
             parts.append(words["time_note_compressed"].format(courses=self._join(courses)))
         if selection.dropped:
             dropped = self._join([f"[{c.id}] {c.name}" for c in selection.dropped])
             parts.append(words["time_note_dropped"].format(courses=dropped))
+        if timetable.pace < hours:
+            parts.append(
+                words["time_note_pace"].format(
+                    need=round(need, 1), weeks=self.weeks - timetable.capstone_count, hours=hours,
+                    pace=timetable.pace, spare=round(hours - timetable.pace, 1),
+                )
+            )
+        if not parts:
+            return None
         return " ".join(parts) if self.lang == "en" else "".join(parts)
 
     def assumptions(self, selection: Selection) -> list[str]:
@@ -730,6 +966,9 @@ class _Turn:
         follow_ups = [key for key in self._follow_ups(searches[main_key]) if key not in searches]
         if follow_ups:
             return self._search_more(searches[main_key], follow_ups)
+        further = [key for key in self._further_searches() if key not in searches]
+        if further and not self.conversation.of("plan_calendar"):
+            return self._search_further(further)
         if not self.conversation.of("plan_calendar"):
             thought = self.words["thought_calendar"].format(start=goal.start.isoformat(), weeks=self.weeks)
             arguments = {"start_date": goal.start.isoformat(), "weeks": self.weeks}
@@ -770,11 +1009,52 @@ class _Turn:
             keys.append((goal.topic, None))
         keys += [(topic, "beginner") for topic in self._prerequisite_topics()]
         keys += [(topic, goal.level) for topic in goal.extra_topics if (topic, "beginner") not in keys]
-        # Too little at the learner's level for the time: look at the higher levels too.
+        # Too little at the learner's level for the time, or nothing for the goal's focus (a TOEFL course):
+        # look at the higher levels too.
         fitting = sum(c.total_hours for c in found if c.total_hours <= self._budget_hours())
-        if found and fitting < self._budget_hours():
+        focus = focus_words(goal.raw)
+        if found and (fitting < self._budget_hours() or (focus and not any(_mentions(c, focus) for c in found))):
             keys += [(goal.topic, level) for level in LEVELS[_level_rank(goal.level) + 1 :]]
         return list(dict.fromkeys(keys))
+
+    def _first_round(self) -> list[SearchKey]:
+        main_key: SearchKey = (self.goal.topic, self.goal.level)
+        return [main_key, *self._follow_ups(self.conversation.searches().get(main_key, ""))]
+
+    def _further_topics(self) -> list[str]:
+        """Topics that build on the main one and that the learner is ready for: where the plan goes next when
+        the main topic's courses leave time over."""
+        goal = self.goal
+        ready = set(goal.known_topics) | {goal.topic, *goal.extra_topics, *self._prerequisite_topics()}
+        if goal.level != "beginner":  # with a background in a topic, its prerequisites are known too
+            ready.update(vocabulary.topic_prerequisites(goal.topic))
+        following = [
+            topic
+            for topic in vocabulary.all_topics()
+            if goal.topic in vocabulary.topic_prerequisites(topic)
+            and topic not in ready
+            and set(vocabulary.topic_prerequisites(topic)) <= ready
+        ]
+        return following[:MAX_FURTHER_TOPICS]
+
+    def _further_searches(self) -> list[SearchKey]:
+        """Searches for the topics that build on the main one, when the first round of searches leaves more
+        than a week beyond the capstone unfilled. Decided on the first round only, so it is asked once."""
+        first_round = set(self._first_round())
+        found = {key: courses for key, courses in self._found().items() if key in first_round}
+        selection = self._selection(frozenset(), found)
+        planned = sum(chosen.planned_hours for chosen in selection.courses)
+        if not selection.courses or planned >= self._budget_hours() - self.goal.hours_per_week:
+            return []
+        levels = LEVELS[_level_rank(self.goal.level) : _level_rank(self.goal.level) + 2]
+        return [(topic, level) for topic in self._further_topics() for level in levels]
+
+    def _search_further(self, keys: list[SearchKey]) -> ModelReply:
+        topics = list(dict.fromkeys(topic for topic, _ in keys))
+        thought = self.words["thought_further"].format(
+            topic=self._label(self.goal.topic), further=self._join([self._label(t) for t in topics])
+        )
+        return self._reply(thought, [self._search(topic, level) for topic, level in keys])
 
     def _search_more(self, main_observation: str, keys: list[SearchKey]) -> ModelReply:
         goal, words = self.goal, self.words
@@ -825,15 +1105,14 @@ class _Turn:
             return self._give_up(saves)
         if saves and _ids(selection) == _ids(self._selection(self._excluded(saves[:-1]))):
             return self._give_up(saves)  # the rejection named nothing this planner can leave out
-        composer = PlanComposer(goal, self.weeks, self.catalog)
-        plan, slots = composer.compose(selection, self.conversation.calendar())
+        plan, timetable = self._compose(selection)
         content = render_plan(plan, self.catalog)
         filename = f"{goal.topic.replace('_', '-')}-{self.weeks}w.md"
-        capstone = sum(1 for week_slots in slots if not week_slots)
+        capstone = timetable.capstone_count
         ending = (words["thought_ending_capstone"].format(count=capstone) if capstone
                   else words["thought_ending_none"])
         time_status = words["thought_time_short"] if plan.time_note else words["thought_time_ok"]
-        courses = self._join([self._course_span(chosen, slots) for chosen in selection.courses])
+        courses = self._join([self._course_span(chosen.course, timetable.slots) for chosen in timetable.courses])
         thought = words["thought_save"].format(
             hours=goal.hours_per_week, courses=courses, phases=len(plan.phases), ending=ending, time_status=time_status
         )
@@ -843,20 +1122,36 @@ class _Turn:
             thought = words["thought_retry"].format(problems=problems, dropped=dropped) + " " + thought
         return self._reply(thought, [("save_plan", {"content": content, "filename": filename})])
 
-    def _selection(self, excluded: frozenset[str]) -> Selection:
+    def _compose(self, selection: Selection) -> tuple[PlanDoc, Timetable]:
+        """The plan. When the courses, split into whole pieces, need compressing to fit the weeks, a course
+        added only to fill the time goes instead, if one is small enough not to leave a hole in the plan
+        (one about the size of the squeeze, at most two weeks' time or four times the squeeze)."""
+        composer = PlanComposer(self.goal, self.weeks, self.catalog)
+        while True:
+            plan, timetable = composer.compose(selection, self.conversation.calendar())
+            squeezed = sum(c.planned_hours for c in selection.courses) - sum(c.planned_hours for c in timetable.courses)
+            limit = max(2 * self.goal.hours_per_week, 4 * squeezed)
+            fillers = [c for c in selection.courses if c.filler and c.planned_hours <= limit]
+            if squeezed < 1e-6 or not fillers:
+                return plan, timetable
+            dropped = min(fillers, key=lambda c: (c.planned_hours < squeezed, abs(c.planned_hours - squeezed)))
+            selection = replace(selection, courses=[c for c in selection.courses if c is not dropped])
+
+    def _selection(self, excluded: frozenset[str], found: dict[SearchKey, list[Course]] | None = None) -> Selection:
         weeks, hours = self.weeks, self.goal.hours_per_week
         hours_available = (weeks - min(capstone_weeks(weeks), 1)) * hours
+        found = self._found() if found is None else found
+        further = tuple(topic for topic in self._further_topics() if any(key[0] == topic for key in found))
         return choose_courses(
-            self.goal, self._prerequisite_topics(), self._found(), self._budget_hours(), hours_available,
-            self.catalog, excluded,
+            self.goal, self._prerequisite_topics(), found, self._budget_hours(), hours_available,
+            self.catalog, excluded, further, fillable_later=bool(self._further_topics()),
+            packing_hours=hours * PACKING_SHARE,
         )
 
-    def _course_span(self, chosen: ChosenCourse, slots: list[list[Slot]]) -> str:
-        numbers = [i + 1 for i, week_slots in enumerate(slots) if any(s.chosen == chosen for s in week_slots)]
+    def _course_span(self, course: Course, slots: list[list[Slot]]) -> str:
+        numbers = [i + 1 for i, week_slots in enumerate(slots) if any(s.chosen.course == course for s in week_slots)]
         span = f"{numbers[0]}–{numbers[-1]}" if numbers and numbers[0] != numbers[-1] else str(numbers[0])
-        if self.goal.lang == "zh":
-            return f"{chosen.course.name}（第 {span} 周）"
-        return f"{chosen.course.name} (weeks {span})"
+        return self.words["course_span"].format(name=course.name, span=span)
 
     def _give_up(self, saves: list[_Exchange]) -> ModelReply:
         problems = (saves[-1].observation or "").strip().replace("\n", " ") if saves else ""
@@ -864,8 +1159,10 @@ class _Turn:
 
     def _final(self, path: str) -> ModelReply:
         goal, words = self.goal, self.words
-        content = str(self.conversation.of("save_plan")[-1].arguments.get("content", ""))
-        plan = parse_plan(content)
+        # The saved text may be left out of the history (long arguments are stubbed once a call succeeds), so
+        # the plan is composed again: the same conversation gives the same plan.
+        saves = self.conversation.of("save_plan")
+        plan, _ = self._compose(self._selection(self._excluded(saves[:-1])))
         phases = "\n".join(
             words["final_phase" if phase.weeks[0] != phase.weeks[-1] else "final_phase_single"].format(
                 number=phase.number, title=phase.title, first=phase.weeks[0].number, last=phase.weeks[-1].number
