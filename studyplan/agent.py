@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from studyplan import vocabulary
@@ -45,6 +45,7 @@ class AgentConfig:
     max_observation_chars: int = 4000
     context_budget_tokens: int = 12000  # estimated prompt size above which old steps are folded
     keep_recent_steps: int = 2
+    elide_argument_chars: int = 1500  # longer string arguments of a successful call are stubbed in the history
     repeat_limit: int = 2  # consecutive steps made only of repeated calls before the run is stopped
 
 
@@ -52,6 +53,14 @@ class AgentConfig:
 class _CallRecord:
     step: int
     text: str
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    arguments: dict[str, Any]
+    text: str
+    ok: bool
+    repeated: bool
 
 
 @dataclass
@@ -103,14 +112,15 @@ class Agent:
             decision = self.protocol.decode(reply, self.registry, step)
             if decision.thought:
                 yield Thought(step, decision.thought)
-            state.messages.append(self.protocol.assistant_message(reply, decision))
+            if not decision.calls:  # a turn with calls is appended once they ran (see _run_calls)
+                state.messages.append(self.protocol.assistant_message(reply, decision))
 
             if decision.format_error:
                 yield Notice(f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning")
                 reminder = reminders()["format"].format(error=decision.format_error)
                 state.messages.append(self.protocol.reminder_message(reminder))
             elif decision.calls:
-                yield from self._run_calls(step, decision, state)
+                yield from self._run_calls(step, reply, decision, state)
                 if state.status == "repeated_calls" or last_chance:
                     break
             elif (yield from self._answer(step, decision.final or "", state, last_chance)):
@@ -156,19 +166,27 @@ class Agent:
         yield ModelCallFinished(step, time.perf_counter() - started, reply.usage, reply.to_message())
         return reply
 
-    def _run_calls(self, step: int, decision: Decision, state: _RunState) -> Iterator[Event]:
+    def _run_calls(self, step: int, reply: ModelReply, decision: Decision, state: _RunState) -> Iterator[Event]:
         """Run every call of one turn (parallel calls included) and answer each with an observation."""
-        results: list[tuple[PlannedCall, str]] = []
-        repeated_only = True
+        outcomes = []
         for call in decision.calls:
-            events, text, repeated = self._execute(step, call, state.seen_calls)
-            yield from events
-            results.append((call, text))
-            repeated_only = repeated_only and repeated
+            outcome = yield from self._execute(step, call, state.seen_calls)
+            outcomes.append(outcome)
+        # Bulky arguments of calls that succeeded (the plan's Markdown once save_plan wrote it) are not
+        # needed again: the history keeps a stub, the trace keeps the full text.
+        bulky = {
+            call.id: _stub_bulky(outcome.arguments, call.name, self.config.elide_argument_chars)
+            for call, outcome in zip(decision.calls, outcomes, strict=True)
+            if outcome.ok
+        }
+        reply, decision = _with_arguments(reply, decision, {k: v for k, v in bulky.items() if v is not None})
+        state.messages.append(self.protocol.assistant_message(reply, decision))
+        results = [(call, outcome.text) for call, outcome in zip(decision.calls, outcomes, strict=True)]
         if decision.notes:  # e.g. extra actions dropped: the model learns it with the observation
             last_call, last_text = results[-1]
             results[-1] = (last_call, "\n".join([last_text, *decision.notes]))
         state.messages.extend(self.protocol.observation_messages(results))
+        repeated_only = all(outcome.repeated for outcome in outcomes)
         state.repeat_streak = state.repeat_streak + 1 if repeated_only else 0
         if state.repeat_streak >= self.config.repeat_limit:
             yield Notice("The model repeated the same calls; stopping the run.", "warning")
@@ -201,11 +219,10 @@ class Agent:
 
     def _execute(
         self, step: int, call: PlannedCall, seen_calls: dict[str, _CallRecord]
-    ) -> tuple[list[Event], str, bool]:
-        """Check and run one call. Returns its events, the observation text and whether it was a repeat."""
-        events: list[Event] = []
+    ) -> Generator[Event, None, _Outcome]:
+        """Check and run one call, yielding its Action and Observation."""
         arguments, problem = self._arguments(call)
-        events.append(Action(step, call.id, call.name, arguments))
+        yield Action(step, call.id, call.name, arguments)
         started = time.perf_counter()
         key = f"{call.name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
         repeated = problem is None and key in seen_calls
@@ -226,8 +243,8 @@ class Agent:
             if ok:
                 seen_calls[key] = _CallRecord(step, text)
         text = self._shorten(text)
-        events.append(Observation(step, call.id, call.name, text, ok, time.perf_counter() - started))
-        return events, text, repeated
+        yield Observation(step, call.id, call.name, text, ok, time.perf_counter() - started)
+        return _Outcome(arguments, text, ok, repeated)
 
     def _arguments(self, call: PlannedCall) -> tuple[dict[str, Any], str | None]:
         """Parse, bind, coerce and validate a call's arguments against its tool's schema."""
@@ -253,6 +270,35 @@ class Agent:
         if len(text) <= limit:
             return text
         return text[:limit] + f"\n[... {len(text) - limit} more characters left out ...]"
+
+
+def _stub_bulky(arguments: dict[str, Any], tool: str, limit: int) -> dict[str, Any] | None:
+    """The arguments with long strings replaced by a stub, or None when nothing is long."""
+    if not any(isinstance(value, str) and len(value) > limit for value in arguments.values()):
+        return None
+    return {
+        name: f"<{len(value)} characters, left out of the history after {tool} succeeded>"
+        if isinstance(value, str) and len(value) > limit
+        else value
+        for name, value in arguments.items()
+    }
+
+
+def _with_arguments(
+    reply: ModelReply, decision: Decision, replaced: dict[str, dict[str, Any]]
+) -> tuple[ModelReply, Decision]:
+    """The reply and decision with some calls' arguments replaced (by call id), for the history only."""
+    if not replaced:
+        return reply, decision
+    calls = [
+        replace(call, raw_arguments=None, args=[], kwargs=replaced[call.id]) if call.id in replaced else call
+        for call in decision.calls
+    ]
+    tool_calls = [
+        replace(call, arguments=json.dumps(replaced[call.id], ensure_ascii=False)) if call.id in replaced else call
+        for call in reply.tool_calls
+    ]
+    return replace(reply, tool_calls=tool_calls), replace(decision, calls=calls)
 
 
 def _enum_alias(value: str, allowed: list[str]) -> str | None:

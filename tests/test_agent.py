@@ -176,3 +176,26 @@ def test_rejected_plan_is_not_written(catalog: Catalog, tmp_path: Path) -> None:
     assert observations[2].ok
     assert not (tmp_path / "escape.md").exists()
     assert sorted(p.name for p in (tmp_path / "plans").iterdir()) == ["ok.md"]
+
+
+def test_a_saved_plan_is_stubbed_in_the_history_but_a_rejected_one_is_kept(catalog: Catalog, tmp_path: Path) -> None:
+    good = valid_plan(catalog, TODAY)
+    bad = good.replace("[cs50p]", "[magic-ml-101]")
+    agent, model = make_agent(
+        catalog,
+        tmp_path,
+        [
+            ModelReply(None, [call("save_plan", "a", content=bad, filename="p.md")]),
+            ModelReply(None, [call("save_plan", "b", content=good, filename="p.md")]),
+            ModelReply("saved"),
+        ],
+    )
+    events = list(agent.run("learn python"))
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "saved"
+    history = model.requests[-1]["messages"]
+    rejected, saved = (m["tool_calls"][0]["function"]["arguments"] for m in history if m.get("tool_calls"))
+    assert "magic-ml-101" in rejected  # the model may need its rejected plan to fix it
+    assert "left out of the history after save_plan succeeded" in saved and "# " not in saved
+    # The event stream (and so the trace) still has the full plan.
+    actions = [e for e in events if isinstance(e, Action)]
+    assert actions[1].arguments["content"] == good
