@@ -92,10 +92,9 @@ def plan_calendar(start_date: str, weeks: int) -> str:
 
 
 def save_plan(ctx: ToolContext, content: str, filename: str) -> str:
-    """Check the finished Markdown plan and save it in the plans folder. The plan is refused, with the reasons,
-    if it names a course that is not in the catalog, has week dates that are not consecutive 7-day weeks from its
-    start, has fewer than 3 phases or a phase without a self-check list, or exceeds the weekly time without a
-    time note. An existing file is never overwritten: a new name is chosen and reported.
+    """Check the finished Markdown plan and save it in the plans folder. A plan with a course not in the catalog,
+    week dates that are not consecutive 7-day weeks, fewer than 3 phases, a phase without self-checks, or more
+    course hours than the weekly time without a time note is refused with the reasons. Never overwrites a file.
 
     Args:
         content: The complete plan in Markdown, following the plan template.
