@@ -21,8 +21,8 @@ from typing import Any, Literal
 from studyplan import vocabulary
 from studyplan.catalog import LEVELS, Catalog, Course, Level
 from studyplan.goal import Goal, load_phrases, parse_goal
-from studyplan.memory import SUMMARY_PREFIX
 from studyplan.models.base import ModelReply, ToolCall
+from studyplan.models.transcript import Exchange, Transcript
 from studyplan.plan_doc import Phase, PlanDoc, Week, render_plan
 
 MAX_SAVE_ATTEMPTS = 2
@@ -46,8 +46,6 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CALENDAR_LINE = re.compile(r"Week\s+(\d+):\s*(\d{4}-\d{2}-\d{2}).*?(\d{4}-\d{2}-\d{2})")
 _RESULT_LINE = re.compile(r"^\s*-\s*(?:\[(?P<bracketed>[^\]]+)\]|(?P<plain>[\w.\-]+):)")
 _SAVED = re.compile(r"^Saved plan to (?P<path>.+?)(?: \(.*\))?$", re.MULTILINE)
-_FOLDED_CALL = re.compile(r"^- called (?P<name>\w+)\((?P<arguments>.*)\)$")
-_FOLDED_RESULT = re.compile(r"^\s+→ (?P<first>.*?)(?: \(courses: (?P<courses>[a-z0-9, -]+)\))?$")
 _BUNDLE = re.compile(r"specialization|专项", re.IGNORECASE)
 
 Role = Literal["foundation", "core", "advanced"]
@@ -66,44 +64,12 @@ def _level_rank(level: str) -> int:
 # --- reading the conversation --------------------------------------------------------------------------
 
 
-@dataclass
-class _Exchange:
-    call_id: str
-    name: str
-    arguments: dict[str, Any]
-    observation: str | None = None
+class _Conversation(Transcript):
+    """The transcript, with what the planner looks up in it."""
 
-
-@dataclass
-class _Conversation:
-    goal_text: str
-    exchanges: list[_Exchange]
-
-    @classmethod
-    def read(cls, messages: list[dict[str, Any]]) -> _Conversation:
-        goal = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
-        exchanges: list[_Exchange] = []
-        by_id: dict[str, _Exchange] = {}
-        for message in messages:
-            content = _text(message.get("content"))
-            if message.get("role") == "user" and content.startswith(SUMMARY_PREFIX):
-                exchanges += _folded_exchanges(content)
-            elif message.get("role") == "assistant":
-                for call in message.get("tool_calls") or []:
-                    function = call.get("function", {})
-                    try:
-                        arguments = json.loads(function.get("arguments") or "{}")
-                    except json.JSONDecodeError:
-                        arguments = {}
-                    exchange = _Exchange(call.get("id", ""), function.get("name", ""), arguments)
-                    exchanges.append(exchange)
-                    by_id[exchange.call_id] = exchange
-            elif message.get("role") == "tool" and message.get("tool_call_id") in by_id:
-                by_id[message["tool_call_id"]].observation = _text(message.get("content"))
-        return cls(goal, exchanges)
-
-    def of(self, name: str) -> list[_Exchange]:
-        return [exchange for exchange in self.exchanges if exchange.name == name]
+    @property
+    def goal_text(self) -> str:
+        return self.first_user_text
 
     def today(self) -> date | None:
         for exchange in self.of("get_current_date"):
@@ -127,36 +93,6 @@ class _Conversation:
             if weeks:
                 return weeks
         return []
-
-
-def _folded_exchanges(summary: str) -> list[_Exchange]:
-    """The calls of a folded summary (memory.fold_history): each keeps its arguments when they were short
-    enough to survive, the first line of its result and the course ids it saw, which is what the planner
-    needs (the date, which searches were made and what they found, where the plan was saved)."""
-    exchanges: list[_Exchange] = []
-    unanswered: list[_Exchange] = []  # parallel calls are listed first, then their results in the same order
-    for line in summary.splitlines():
-        if called := _FOLDED_CALL.match(line):
-            try:
-                arguments = json.loads(called.group("arguments"))
-            except json.JSONDecodeError:
-                arguments = {}
-            exchange = _Exchange(f"folded_{len(exchanges)}", called.group("name"), arguments)
-            exchanges.append(exchange)
-            unanswered.append(exchange)
-        elif (result := _FOLDED_RESULT.match(line)) and unanswered:
-            courses = [f"- [{course_id}]" for course_id in (result.group("courses") or "").split(", ") if course_id]
-            unanswered.pop(0).observation = "\n".join([result.group("first"), *courses])
-    return exchanges
-
-
-def _text(content: Any) -> str:
-    """Message content as text: a string, or the text parts of a list of content parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return ""
 
 
 def _found_courses(observation: str, catalog: Catalog) -> list[Course]:
@@ -1088,7 +1024,7 @@ class _Turn:
     def _found(self) -> dict[SearchKey, list[Course]]:
         return {key: _found_courses(text, self.catalog) for key, text in self.conversation.searches().items()}
 
-    def _excluded(self, saves: list[_Exchange]) -> frozenset[str]:
+    def _excluded(self, saves: list[Exchange]) -> frozenset[str]:
         """Courses a rejected save complained about: the next attempt leaves them out."""
         excluded: set[str] = set()
         for exchange in saves:
@@ -1096,7 +1032,7 @@ class _Turn:
                 excluded.add(course_id.strip())
         return frozenset(excluded)
 
-    def _save(self, saves: list[_Exchange]) -> ModelReply:
+    def _save(self, saves: list[Exchange]) -> ModelReply:
         goal, words = self.goal, self.words
         if len(saves) >= MAX_SAVE_ATTEMPTS:
             return self._give_up(saves)
@@ -1153,7 +1089,7 @@ class _Turn:
         span = f"{numbers[0]}–{numbers[-1]}" if numbers and numbers[0] != numbers[-1] else str(numbers[0])
         return self.words["course_span"].format(name=course.name, span=span)
 
-    def _give_up(self, saves: list[_Exchange]) -> ModelReply:
+    def _give_up(self, saves: list[Exchange]) -> ModelReply:
         problems = (saves[-1].observation or "").strip().replace("\n", " ") if saves else ""
         return ModelReply(content=self.words["give_up"].format(problems=problems))
 

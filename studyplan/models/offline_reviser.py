@@ -27,6 +27,7 @@ from studyplan.catalog import Catalog, Course
 from studyplan.errors import PlanFileError
 from studyplan.goal import chinese_number, load_phrases
 from studyplan.models.base import ModelReply, ToolCall
+from studyplan.models.transcript import Exchange, Transcript
 from studyplan.plan_doc import Lang, Phase, PlanDoc, Week, parse_plan, render_plan
 from studyplan.revise import read_plan_parts, saved_revision
 
@@ -617,41 +618,6 @@ def _planner_topic(lang: Lang, topic: str) -> dict[str, Any]:
 # --- the model -----------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Exchange:
-    call_id: str
-    name: str
-    arguments: dict[str, Any]
-    observation: str | None = None
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return ""
-
-
-def _read_exchanges(messages: list[dict[str, Any]]) -> list[_Exchange]:
-    exchanges: list[_Exchange] = []
-    by_id: dict[str, _Exchange] = {}
-    for message in messages:
-        if message.get("role") == "assistant":
-            for call in message.get("tool_calls") or []:
-                function = call.get("function", {})
-                try:
-                    arguments = json.loads(function.get("arguments") or "{}")
-                except json.JSONDecodeError:
-                    arguments = {}
-                exchange = _Exchange(call.get("id", ""), function.get("name", ""), arguments)
-                exchanges.append(exchange)
-                by_id[exchange.call_id] = exchange
-        elif message.get("role") == "tool" and message.get("tool_call_id") in by_id:
-            by_id[message["tool_call_id"]].observation = _text(message.get("content"))
-    return exchanges
-
-
 class OfflineReviser:
     """A ChatModel that revises a saved plan with rules instead of a network call."""
 
@@ -667,23 +633,22 @@ class OfflineReviser:
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
     ) -> ModelReply:
-        request_text = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), "")
-        exchanges = _read_exchanges(messages)
-        turn = _Turn(request_text, exchanges, self.catalog)
+        transcript = Transcript.read(messages)
+        turn = _Turn(transcript.first_user_text, transcript.exchanges, self.catalog)
         return turn.reply()
 
 
 class _Turn:
     """One reply: where the conversation stands and what to do next."""
 
-    def __init__(self, request_text: str, exchanges: list[_Exchange], catalog: Catalog) -> None:
+    def __init__(self, request_text: str, exchanges: list[Exchange], catalog: Catalog) -> None:
         self.request_text = request_text
         self.exchanges = exchanges
         self.catalog = catalog
         self.lang: Lang = _request_lang(request_text)
         self.answers = phrases()[self.lang]
 
-    def _of(self, name: str) -> list[_Exchange]:
+    def _of(self, name: str) -> list[Exchange]:
         return [exchange for exchange in self.exchanges if exchange.name == name]
 
     def _call(self, thought: str, name: str, arguments: dict[str, Any]) -> ModelReply:
@@ -732,7 +697,7 @@ class _Turn:
         searches = [e for e in self._of("search_courses") if e.arguments.get("topic") == request.topic]
         return searches[-1].observation or "" if searches else None
 
-    def _give_up(self, saves: list[_Exchange]) -> ModelReply:
+    def _give_up(self, saves: list[Exchange]) -> ModelReply:
         problems = (saves[-1].observation or "").strip().replace("\n", " ")
         return ModelReply(content=self.answers["give_up"].format(problems=problems))
 
