@@ -10,7 +10,6 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import date, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +18,21 @@ from typer.core import TyperGroup
 
 from studyplan import __version__
 from studyplan.errors import CatalogError, Interrupted, ModelError, PlanFileError, StudyplanError, UsageError
+from studyplan.options import (
+    BaseUrlOption,
+    CatalogOption,
+    MaxStepsOption,
+    ModelOption,
+    PlansDirOption,
+    ProtocolName,
+    ProtocolOption,
+    QuietOption,
+    StreamOption,
+    TemperatureOption,
+    TodayOption,
+    TraceFileOption,
+    TraceOption,
+)
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -45,12 +59,6 @@ STATUS_EXIT_CODES = {
     "repeated_calls": EXIT_STEP_LIMIT,
     "no_plan": EXIT_NO_PLAN,
 }
-
-
-class Protocol(StrEnum):
-    auto = "auto"
-    tools = "tools"
-    text = "text"
 
 
 class DefaultCommandGroup(TyperGroup):
@@ -107,38 +115,18 @@ def parse_today(value: str | None) -> date:
 @app.command("plan")
 def plan_command(
     goal: Annotated[str, typer.Argument(help='Your goal in one sentence, e.g. "零基础3个月学机器学习".')],
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            "-m",
-            help="Model name, or 'offline'. Default: $STUDYPLAN_MODEL, else offline "
-            "unless OPENAI_API_KEY / OPENAI_BASE_URL is set.",
-        ),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint. Default: $OPENAI_BASE_URL.")
-    ] = None,
-    temperature: Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")] = 0.2,
-    protocol: Annotated[
-        Protocol,
-        typer.Option(
-            help="tools: native function calling; text: Thought/Action lines; auto: tools, falling back to text."
-        ),
-    ] = Protocol.auto,
-    max_steps: Annotated[int, typer.Option(min=1, max=50, help="Most model calls before the run stops.")] = 8,
-    today: Annotated[str | None, typer.Option(help="Use this date as today (YYYY-MM-DD), for repeatable runs.")] = None,
-    catalog: Annotated[
-        Path | None,
-        typer.Option(help="Course catalog JSON. Default: $STUDYPLAN_CATALOG, else the built-in one."),
-    ] = None,
-    plans_dir: Annotated[
-        Path, typer.Option(envvar="STUDYPLAN_PLANS_DIR", help="Folder the plan is written to.")
-    ] = Path("plans"),
-    trace: Annotated[bool, typer.Option(help="Write a JSON Lines step log beside the plan.")] = False,
-    trace_file: Annotated[Path | None, typer.Option(help="Write the step log to this path (implies --trace).")] = None,
-    stream: Annotated[bool, typer.Option(help="Stream model replies.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the plan's path and summary.")] = False,
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    temperature: TemperatureOption = 0.2,
+    protocol: ProtocolOption = ProtocolName.auto,
+    max_steps: MaxStepsOption = 8,
+    today: TodayOption = None,
+    catalog: CatalogOption = None,
+    plans_dir: PlansDirOption = Path("plans"),
+    trace: TraceOption = False,
+    trace_file: TraceFileOption = None,
+    stream: StreamOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Make a study plan from one sentence (the default command)."""
     from studyplan.runner import RunOptions, run_plan

@@ -3,40 +3,25 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from studyplan.options import (
+    BaseUrlOption,
+    CatalogOption,
+    MaxStepsOption,
+    ModelOption,
+    ProtocolName,
+    TemperatureOption,
+    TodayOption,
+)
+
 if TYPE_CHECKING:
     from studyplan.batch import BatchGoal
 
-class ProtocolName(StrEnum):
-    auto = "auto"
-    tools = "tools"
-    text = "text"
-
-
-ModelOption = Annotated[
-    str | None,
-    typer.Option("--model", "-m", help="Model name, or 'offline'. Default: $STUDYPLAN_MODEL, else offline unless "
-                 "OPENAI_API_KEY / OPENAI_BASE_URL is set.", show_default=False),
-]
-BaseUrlOption = Annotated[
-    str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint. Default: $OPENAI_BASE_URL.",
-                             show_default=False)
-]
-TemperatureOption = Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help="Goals run at the same time.")]
-MaxStepsOption = Annotated[int, typer.Option(min=1, max=50, help="Most model calls per goal.")]
-TodayOption = Annotated[
-    str | None, typer.Option(help="Use this date as today (YYYY-MM-DD), for repeatable runs.", show_default=False)
-]
-CatalogOption = Annotated[
-    Path | None,
-    typer.Option(help="Course catalog JSON. Default: $STUDYPLAN_CATALOG, else the built-in one.", show_default=False),
-]
 
 
 def batch_command(

@@ -7,14 +7,7 @@ from typing import Annotated
 
 import typer
 
-PlanArgument = Annotated[Path, typer.Argument(help="A saved plan, e.g. plans/ml.md.", show_default=False)]
-TodayOption = Annotated[
-    str | None, typer.Option(help="Use this date as today (YYYY-MM-DD), for repeatable runs.", show_default=False)
-]
-CatalogOption = Annotated[
-    Path | None,
-    typer.Option(help="Course catalog JSON. Default: $STUDYPLAN_CATALOG, else the built-in one.", show_default=False),
-]
+from studyplan.options import CatalogOption, PlanArgument, TodayOption
 
 
 def checkin_command(
