@@ -292,13 +292,14 @@ class EvalReport:
         lines += ["", "## How the figures are measured", "", *_METRIC_NOTES]
         return "\n".join(lines) + "\n"
 
-    def write(self, markdown_path: Path) -> Path:
-        """Write the Markdown report and the JSON beside it (same name, .json); returns the JSON path."""
-        markdown_path.parent.mkdir(parents=True, exist_ok=True)
-        markdown_path.write_text(self.to_markdown(), encoding="utf-8")
-        json_path = markdown_path.with_suffix(".json")
-        json_path.write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        return json_path
+    def write(self, markdown_path: Path) -> tuple[Path, Path]:
+        """Write the Markdown report and the JSON beside it (same stem, .json), never replacing a file:
+        an existing name gets the next free one. Returns both paths as written."""
+        from studyplan.tools import write_new_file
+
+        written = write_new_file(markdown_path.parent, markdown_path.name, self.to_markdown())
+        report_json = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        return written, write_new_file(written.parent, f"{written.stem}.json", report_json)
 
 
 _METRIC_NOTES = [

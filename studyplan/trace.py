@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
-from studyplan.errors import StudyplanError
+from studyplan.errors import StudyplanError, UsageError
 from studyplan.events import Event
 
 REDACTED = "***"
@@ -32,9 +32,11 @@ class TraceWriter:
         # Longest first, so a secret that contains another is redacted whole.
         self._secrets = sorted({secret for secret in secrets if secret}, key=len, reverse=True)
         self._started = time.monotonic()
+        if path.exists():  # never replace a file
+            raise UsageError(f"The trace file {path} already exists; choose another path.")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._file: TextIO | None = path.open("w", encoding="utf-8")
+            self._file: TextIO | None = path.open("x", encoding="utf-8")
         except OSError as error:
             raise StudyplanError(f"Cannot write the trace file {path}: {error.strerror or error}") from error
 

@@ -128,3 +128,13 @@ def test_writing_after_close_is_refused(tmp_path: Path) -> None:
     trace.close()  # closing twice is harmless
     with pytest.raises(ValueError, match="closed"):
         trace.note("late")
+
+
+def test_an_existing_file_is_never_replaced_by_a_trace(tmp_path: Path) -> None:
+    from studyplan.errors import UsageError
+
+    mine = tmp_path / "notes.jsonl"
+    mine.write_text("my notes\n")
+    with pytest.raises(UsageError, match="already exists"):
+        TraceWriter(mine)
+    assert mine.read_text() == "my notes\n"

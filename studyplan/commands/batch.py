@@ -157,8 +157,7 @@ def eval_command(
                 progress.advance(task)
 
             result = evaluate(goals, chosen, base, loaded_catalog, jobs, source, advance)
-    json_path = result.write(report)
-    render_eval_table(console, result, [report, json_path])
+    render_eval_table(console, result, list(result.write(report)))
 
 
 def _read_goals(goals_file: str) -> list[BatchGoal]:
