@@ -289,7 +289,7 @@ def course_stretches(week: Week) -> dict[str, tuple[Fraction, Fraction]]:
 def study_hours(week: Week) -> float:
     """The hours the week's study tasks ask for."""
     study = [task for task in week.tasks if task.startswith(("学习", "按压缩节奏学习", "Work through"))]
-    return sum(float(m.group(1)) for task in study for m in [re.search(r"(?:约|about) ([\d.]+) (?:小时|hours)", task)])
+    return sum(float(m.group(1)) for task in study for m in [re.search(r"(?:约|about) ([\d.]+) (?:小时|h\b)", task)])
 
 
 READABLE_GOALS = [
