@@ -20,6 +20,7 @@ from rapidfuzz import fuzz, process, utils
 
 from studyplan import vocabulary
 from studyplan.errors import CatalogError
+from studyplan.paths import read_user_file
 from studyplan.vocabulary import LEVELS, Level
 
 CATALOG_ENV_VAR = "STUDYPLAN_CATALOG"
@@ -131,16 +132,7 @@ class Catalog:
     @classmethod
     def _load_file(cls, path: Path) -> Catalog:
         source = str(path)
-        try:
-            text = path.read_text(encoding="utf-8-sig")  # -sig: tolerate a BOM from Windows editors
-        except FileNotFoundError:
-            raise CatalogError(f"{source}: file not found") from None
-        except IsADirectoryError:
-            raise CatalogError(f"{source}: is a directory, not a catalog file") from None
-        except UnicodeDecodeError:
-            raise CatalogError(f"{source}: not UTF-8 text") from None
-        except OSError as error:
-            raise CatalogError(f"{source}: cannot be read ({error.strerror or error})") from None
+        text = read_user_file(path, CatalogError)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

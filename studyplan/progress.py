@@ -18,6 +18,7 @@ from pathlib import Path
 
 from studyplan.catalog import Catalog
 from studyplan.errors import PlanFileError, UsageError
+from studyplan.paths import read_user_file
 from studyplan.plan_doc import PlanDoc, Week, course_ref_parts, parse_plan, render_labels
 
 PROGRESS_FILE_NAME = ".studyplan-progress.sqlite3"
@@ -54,16 +55,7 @@ class Checkin:
 
 def read_plan_file(plan_path: Path) -> PlanDoc:
     """Read and parse a saved plan; every problem is one PlanFileError line naming the file."""
-    try:
-        text = plan_path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise PlanFileError(f"{plan_path}: plan file not found") from None
-    except IsADirectoryError:
-        raise PlanFileError(f"{plan_path}: is a folder, not a plan file") from None
-    except UnicodeDecodeError:
-        raise PlanFileError(f"{plan_path}: not UTF-8 text") from None
-    except OSError as error:
-        raise PlanFileError(f"{plan_path}: cannot be read ({error.strerror or error})") from None
+    text = read_user_file(plan_path, PlanFileError, "plan file")
     try:
         return parse_plan(text)
     except PlanFileError as error:

@@ -24,7 +24,7 @@ from studyplan.agent import Agent, AgentConfig
 from studyplan.catalog import Catalog
 from studyplan.errors import PlanFileError, ToolError, UsageError
 from studyplan.models.base import ChatModel
-from studyplan.paths import display_path
+from studyplan.paths import display_path, read_user_file
 from studyplan.plan_check import check_plan
 from studyplan.plan_doc import Lang, PlanDoc, Week, parse_plan, plan_template
 from studyplan.prompts import load_text
@@ -253,14 +253,7 @@ def replace_file(path: Path, content: str) -> None:
 
 def read_plan_text(plan_path: Path) -> str:
     """The saved plan's text; PlanFileError (one line naming the file) when it cannot be read or parsed."""
-    try:
-        text = plan_path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise PlanFileError(f"{plan_path}: plan file not found") from None
-    except (IsADirectoryError, UnicodeDecodeError):
-        raise PlanFileError(f"{plan_path}: not a Markdown plan file") from None
-    except OSError as error:
-        raise PlanFileError(f"{plan_path}: cannot be read ({error.strerror or error})") from None
+    text = read_user_file(plan_path, PlanFileError, "plan file")
     try:
         parse_plan(text)
     except PlanFileError as error:
