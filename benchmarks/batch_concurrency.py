@@ -24,9 +24,9 @@ from plan_samples import valid_plan
 from scripted_server import Step, call, delayed, reply
 from test_batch import GoalRoutedServer
 
-from studyplan.batch import BatchGoal, BatchSettings, GoalResult, run_concurrently, run_goal
-from studyplan.catalog import Catalog
-from studyplan.models.config import resolve_settings
+from studyplan.app.batch import BatchGoal, BatchSettings, GoalResult, run_concurrently, run_goal
+from studyplan.domain.catalog import Catalog
+from studyplan.llm.settings import resolve_settings
 
 GOALS = 100
 JOBS = 16

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from _support import Figure, median, print_figures
 
-from studyplan.catalog import LEVELS, Catalog, Course
-from studyplan.toolkit import ToolContext
-from studyplan.tools import search_courses
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import LEVELS, Catalog, Course
+from studyplan.planner.tools import search_courses
 
 COURSES = 100_000
 QUERIES = 2_000

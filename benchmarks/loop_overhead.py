@@ -17,14 +17,14 @@ from typing import Any
 from _support import Figure, median, print_figures
 from scripted_server import ScriptedServer, reply
 
-from studyplan.agent import Agent, AgentConfig
-from studyplan.catalog import Catalog
-from studyplan.events import ModelCallFinished, Observation, RunFinished
-from studyplan.models.base import ModelReply
-from studyplan.models.offline import OfflinePlanner
-from studyplan.models.openai_model import OpenAIChatModel
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry
+from studyplan.core.agent import Agent, AgentConfig
+from studyplan.core.events import ModelCallFinished, Observation, RunFinished
+from studyplan.core.model import ModelReply
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.llm.openai_model import OpenAIChatModel
+from studyplan.planner.offline_planner import OfflinePlanner
+from studyplan.planner.tools import build_registry
 
 GOAL = "零基础3个月学机器学习"
 TODAY = date(2026, 11, 30)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from _support import REPO, Figure, median, print_figures
 
-from studyplan.batch import BatchSettings, run_goal
-from studyplan.catalog import Catalog
-from studyplan.evaluate import default_goals
-from studyplan.models.config import resolve_settings
+from studyplan.app.batch import BatchSettings, run_goal
+from studyplan.app.evaluate import default_goals
+from studyplan.domain.catalog import Catalog
+from studyplan.llm.settings import resolve_settings
 
 TODAY = date(2026, 11, 30)
 TARGET_SECONDS = 0.5

@@ -5,7 +5,7 @@ save, answer), recorded through the agent and replayed through the naive loop wi
 system prompt and tool schemas. The naive loop sends the full history every round and its observations are the
 raw tool results, `str()` of every matching course record, as in the article; the agent sends what its protocol
 and memory folding leave (readable observation lines, at most 8 courses a search). Tokens are estimated without a
-tokenizer (studyplan.memory.estimate_tokens: ~4 ASCII characters or 1 CJK character per token), identically for
+tokenizer (studyplan.core.memory.estimate_tokens: ~4 ASCII characters or 1 CJK character per token), identically for
 both, and summed over the rounds: what a plan costs in prompt tokens.
 """
 
@@ -21,13 +21,13 @@ from typing import Any
 from _support import Figure, print_figures
 from loop_overhead import TimedModel
 
-from studyplan.agent import Agent, AgentConfig
-from studyplan.catalog import Catalog
-from studyplan.events import ModelCallStarted
-from studyplan.memory import estimate_tokens
-from studyplan.models.offline import OfflinePlanner
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry, get_current_date, plan_calendar
+from studyplan.core.agent import Agent, AgentConfig
+from studyplan.core.events import ModelCallStarted
+from studyplan.core.memory import estimate_tokens
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.planner.offline_planner import OfflinePlanner
+from studyplan.planner.tools import build_registry, get_current_date, plan_calendar
 
 GOALS = {  # label: goal
     "zh ML beginner": "零基础3个月学机器学习",

@@ -1,3 +1,3 @@
-from studyplan.cli import main
+from studyplan.cli.main import main
 
 main()

@@ -1,7 +1,7 @@
 """The exception types studyplan raises on purpose.
 
 Every message is one line a user can act on. Exit codes are assigned in exactly one place,
-`studyplan.cli`, so library code never decides how the process ends.
+`studyplan.cli.main`, so library code never decides how the process ends.
 """
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from studyplan.catalog import Catalog
-from studyplan.plan_doc import Phase, PlanDoc, Week, render_plan
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.document import Phase, PlanDoc, Week, render_plan
 
 
 def valid_plan(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from studyplan.events import Usage
-from studyplan.models.base import ModelReply, ToolCall
+from studyplan.core.events import Usage
+from studyplan.core.model import ModelReply, ToolCall
 
 
 def call(name: str, call_id: str | None = None, **arguments: Any) -> ToolCall:

@@ -9,12 +9,12 @@ import pytest
 from plan_samples import valid_plan
 from scripted_model import ScriptedModel, call
 
-from studyplan.agent import Agent, AgentConfig
-from studyplan.catalog import Catalog
-from studyplan.events import Action, FinalAnswer, Notice, Observation, RunFinished, Thought
-from studyplan.models.base import ModelReply
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry
+from studyplan.core.agent import Agent, AgentConfig
+from studyplan.core.events import Action, FinalAnswer, Notice, Observation, RunFinished, Thought
+from studyplan.core.model import ModelReply
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.planner.tools import build_registry
 
 TODAY = date(2026, 11, 30)
 
@@ -106,7 +106,7 @@ def test_tool_failures_become_observations(catalog: Catalog, tmp_path: Path) -> 
                 None,
                 [
                     ModelReply(None).tool_calls
-                    or __import__("studyplan.models.base", fromlist=["ToolCall"]).ToolCall(
+                    or __import__("studyplan.core.model", fromlist=["ToolCall"]).ToolCall(
                         "d", "search_courses", "{topic: 'python',}"
                     )
                 ],

@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 import pytest
 
-from studyplan import arguments
-from studyplan.arguments import (
+from studyplan.core import arguments
+from studyplan.core.arguments import (
     EXTRA_POSITIONAL,
     bind_arguments,
     coerce_arguments,
@@ -16,8 +16,8 @@ from studyplan.arguments import (
     parse_json_arguments,
     validate_arguments,
 )
-from studyplan.react_text import parse_react
-from studyplan.toolkit import ToolContext, tool_from_function
+from studyplan.core.react_parser import parse_react
+from studyplan.core.tools import ToolContext, tool_from_function
 
 
 def search_courses(

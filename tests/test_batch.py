@@ -17,9 +17,9 @@ import pytest
 from plan_samples import valid_plan
 from scripted_server import RecordedRequest, ScriptedServer, Step, call, delayed, error, reply
 
-from studyplan.batch import BatchGoal, GoalResult, ResultsFile, parse_goals, run_concurrently
-from studyplan.catalog import Catalog
-from studyplan.cli import EXIT_BATCH_INCOMPLETE, run_cli
+from studyplan.app.batch import BatchGoal, GoalResult, ResultsFile, parse_goals, run_concurrently
+from studyplan.cli.main import EXIT_BATCH_INCOMPLETE, run_cli
+from studyplan.domain.catalog import Catalog
 from studyplan.errors import UsageError
 
 TODAY = date(2026, 11, 30)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from studyplan import vocabulary
-from studyplan.catalog import LEVELS, Catalog, Course, format_course_line, format_search_result
+from studyplan.domain import vocabulary
+from studyplan.domain.catalog import LEVELS, Catalog, Course, format_course_line, format_search_result
 from studyplan.errors import CatalogError
 
 REQUIRED_TOPICS = (
@@ -150,7 +150,7 @@ def test_level_aliases_normalize(text: str, expected: str | None) -> None:
 
 
 def test_no_alias_belongs_to_two_topics() -> None:
-    data_file = Path(vocabulary.__file__).parent / "data" / "vocabulary.json"
+    data_file = Path(vocabulary.__file__).parents[1] / "data" / "vocabulary.json"
     topics = json.loads(data_file.read_text(encoding="utf-8"))["topics"]
     owners: dict[str, set[str]] = {}
     for key, entry in topics.items():

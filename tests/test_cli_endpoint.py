@@ -10,9 +10,9 @@ import pytest
 from plan_samples import valid_plan
 from scripted_server import ScriptedServer, call, error, reply, stream_reply
 
-from studyplan.catalog import Catalog
-from studyplan.cli import EXIT_MODEL, EXIT_NO_PLAN, EXIT_OK, EXIT_STEP_LIMIT, run_cli
-from studyplan.plan_doc import parse_plan
+from studyplan.cli.main import EXIT_MODEL, EXIT_NO_PLAN, EXIT_OK, EXIT_STEP_LIMIT, run_cli
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.document import parse_plan
 
 TODAY = date(2026, 11, 30)
 KEY = "sk-test-very-secret-key-0123456789"

@@ -13,14 +13,14 @@ from scripted_model import call as model_call
 from scripted_server import call, reply
 from test_batch import GoalRoutedServer, saving_trajectory
 
-from studyplan.agent import Agent, AgentConfig
-from studyplan.catalog import Catalog
-from studyplan.cli import run_cli
-from studyplan.evaluate import RunTally, classify_refusal, default_goals, percentile
-from studyplan.models.base import ModelReply
-from studyplan.plan_check import check_plan
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry
+from studyplan.app.evaluate import RunTally, classify_refusal, default_goals, percentile
+from studyplan.cli.main import run_cli
+from studyplan.core.agent import Agent, AgentConfig
+from studyplan.core.model import ModelReply
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.checks import check_plan
+from studyplan.planner.tools import build_registry
 
 TODAY = date(2026, 11, 30)
 ML_GOAL = "零基础3个月学机器学习"

@@ -10,11 +10,11 @@ import pytest
 from icalendar import Calendar
 from plan_samples import valid_plan
 
-from studyplan.catalog import Catalog
-from studyplan.cli import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.app.export import session_schedule
+from studyplan.cli.main import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.document import PlanDoc, parse_plan
 from studyplan.errors import UsageError
-from studyplan.export import session_schedule
-from studyplan.plan_doc import PlanDoc, parse_plan
 
 START = date(2026, 3, 4)  # a Wednesday: weeks need not start on Monday
 

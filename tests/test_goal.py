@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
+from studyplan.engine.goal import chinese_number, parse_goal
 from studyplan.errors import UsageError
-from studyplan.goal import chinese_number, parse_goal
 
 TODAY = date(2026, 11, 30)  # a Monday
 NEXT_MONDAY = date(2026, 12, 7)

@@ -12,11 +12,11 @@ import pytest
 from plan_samples import valid_plan
 from scripted_server import ScriptedServer, call, delayed, error, raw, reply
 
-from studyplan import runner
-from studyplan.catalog import Catalog
-from studyplan.cli import EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK, run_cli
+from studyplan.app import plan as runner
+from studyplan.cli.main import EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK, run_cli
+from studyplan.domain.catalog import Catalog
 from studyplan.errors import EndpointUnreachable
-from studyplan.models.openai_model import OpenAIChatModel
+from studyplan.llm.openai_model import OpenAIChatModel
 
 TODAY = date(2026, 11, 30)
 

@@ -8,13 +8,13 @@ from pathlib import Path
 from plan_samples import valid_plan
 from scripted_model import ScriptedModel, call
 
-from studyplan.agent import Agent, AgentConfig
-from studyplan.catalog import Catalog
-from studyplan.events import ContextFolded, RunFinished
-from studyplan.memory import SUMMARY_PREFIX, estimate_tokens, fold_history
-from studyplan.models.base import ModelReply
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry
+from studyplan.core.agent import Agent, AgentConfig
+from studyplan.core.events import ContextFolded, RunFinished
+from studyplan.core.memory import SUMMARY_PREFIX, estimate_tokens, fold_history
+from studyplan.core.model import ModelReply
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.planner.tools import build_registry
 
 
 def conversation(steps: int) -> list[dict]:

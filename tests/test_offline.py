@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from studyplan.catalog import Catalog
+from studyplan.core.memory import fold_history
+from studyplan.core.model import ChatModel, ModelReply
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.checks import check_plan
+from studyplan.domain.document import PlanDoc, Week, parse_plan
 from studyplan.errors import ToolError, UsageError
-from studyplan.memory import fold_history
-from studyplan.models.base import ChatModel, ModelReply
-from studyplan.models.offline import OfflinePlanner
-from studyplan.plan_check import check_plan
-from studyplan.plan_doc import PlanDoc, Week, parse_plan
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry
+from studyplan.planner.offline_planner import OfflinePlanner
+from studyplan.planner.tools import build_registry
 
 TODAY = date(2026, 11, 30)  # a Monday
 MAX_STEPS = 8

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from scripted_server import ScriptedServer, call, delayed, error, raw, reply, stream_reply
 
+from studyplan.core.events import Usage
+from studyplan.core.model import ChatModel, ModelReply, ToolCall
 from studyplan.errors import (
     AuthenticationFailed,
     EndpointUnreachable,
@@ -19,10 +21,8 @@ from studyplan.errors import (
     ToolsNotSupported,
     UsageError,
 )
-from studyplan.events import Usage
-from studyplan.models.base import ChatModel, ModelReply, ToolCall
-from studyplan.models.config import PLACEHOLDER_API_KEY, ModelSettings, redact, resolve_settings
-from studyplan.models.openai_model import OpenAIChatModel
+from studyplan.llm.openai_model import OpenAIChatModel
+from studyplan.llm.settings import PLACEHOLDER_API_KEY, ModelSettings, redact, resolve_settings
 
 SECRET_KEY = "sk-test-0123456789abcdef"
 MESSAGES = [{"role": "user", "content": "零基础3个月学机器学习"}]

@@ -6,9 +6,9 @@ from datetime import date, timedelta
 
 import pytest
 
-from studyplan.catalog import Catalog, Course
-from studyplan.plan_check import check_plan
-from studyplan.plan_doc import Phase, PlanDoc, Week, render_plan
+from studyplan.domain.catalog import Catalog, Course
+from studyplan.domain.checks import check_plan
+from studyplan.domain.document import Phase, PlanDoc, Week, render_plan
 
 
 def _course(course_id: str, name: str, weeks: int, hours: float, name_zh: str | None = None) -> Course:

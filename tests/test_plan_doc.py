@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studyplan.catalog import Catalog, Course
-from studyplan.errors import PlanFileError
-from studyplan.plan_doc import (
+from studyplan.domain.catalog import Catalog, Course
+from studyplan.domain.document import (
     Phase,
     PlanDoc,
     Week,
@@ -21,6 +20,7 @@ from studyplan.plan_doc import (
     render_labels,
     render_plan,
 )
+from studyplan.errors import PlanFileError
 
 PY4E = Course(
     id="py4e",

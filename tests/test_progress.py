@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from plan_samples import valid_plan
 
-from studyplan.catalog import Catalog
-from studyplan.cli import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.app.progress import PROGRESS_FILE_NAME, SCHEMA_VERSION, ProgressStore
+from studyplan.cli.main import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.domain.catalog import Catalog
 from studyplan.errors import PlanFileError, UsageError
-from studyplan.progress import PROGRESS_FILE_NAME, SCHEMA_VERSION, ProgressStore
 
 START = date(2026, 3, 2)  # a Monday; six weeks, 12 h a week: ends 2026-04-12
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studyplan import react_text
+from studyplan.core import react_parser as react_text
+from studyplan.core.react_parser import ParsedReply, extract_embedded_calls, parse_react
 from studyplan.prompts import load_text
-from studyplan.react_text import ParsedReply, extract_embedded_calls, parse_react
 
 TOOLS = ["get_current_date", "search_courses", "plan_calendar", "save_plan"]
 

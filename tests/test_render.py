@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from studyplan.events import (
+from studyplan.core.events import (
     Action,
     FinalAnswer,
     ModelCallFinished,
@@ -21,7 +21,7 @@ from studyplan.events import (
     Thought,
     Usage,
 )
-from studyplan.render import Renderer, make_console, render_error
+from studyplan.ui.render import Renderer, make_console, render_error
 
 PLAN_MARKDOWN = "\n".join(
     ["# 机器学习三个月计划", "", "## 第1周：Python快速入门", *[f"- item {n}" for n in range(40)]]

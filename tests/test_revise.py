@@ -9,14 +9,8 @@ import pytest
 from plan_samples import valid_plan
 from scripted_server import ScriptedServer, call, reply
 
-from studyplan.catalog import Catalog
-from studyplan.cli import EXIT_DATA, EXIT_NO_PLAN, EXIT_OK, run_cli
-from studyplan.errors import ToolError
-from studyplan.models.offline_reviser import Request, parse_request
-from studyplan.plan_check import check_plan
-from studyplan.plan_doc import PlanDoc, parse_plan, render_plan
-from studyplan.progress import ProgressStore
-from studyplan.revise import (
+from studyplan.app.progress import ProgressStore
+from studyplan.app.revise import (
     Pace,
     diff_plans,
     keep_version,
@@ -24,7 +18,13 @@ from studyplan.revise import (
     save_revision,
     week_signature,
 )
-from studyplan.toolkit import ToolContext
+from studyplan.cli.main import EXIT_DATA, EXIT_NO_PLAN, EXIT_OK, run_cli
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.checks import check_plan
+from studyplan.domain.document import PlanDoc, parse_plan, render_plan
+from studyplan.errors import ToolError
+from studyplan.planner.offline_reviser import Request, parse_request
 
 START = date(2026, 11, 30)  # a Monday
 KEY = "sk-test-revise-0123456789"

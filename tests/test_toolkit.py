@@ -8,8 +8,8 @@ from typing import Literal
 
 import pytest
 
+from studyplan.core.tools import ToolContext, ToolRegistry, parse_docstring, tool_from_function
 from studyplan.errors import ToolError
-from studyplan.toolkit import ToolContext, ToolRegistry, parse_docstring, tool_from_function
 
 
 def lookup(

@@ -8,10 +8,17 @@ from pathlib import Path
 import pytest
 from plan_samples import valid_plan
 
-from studyplan.catalog import Catalog
+from studyplan.core.tools import ToolContext
+from studyplan.domain.catalog import Catalog
 from studyplan.errors import ToolError
-from studyplan.toolkit import ToolContext
-from studyplan.tools import build_registry, get_current_date, plan_calendar, save_plan, search_courses, write_new_file
+from studyplan.planner.tools import (
+    build_registry,
+    get_current_date,
+    plan_calendar,
+    save_plan,
+    search_courses,
+    write_new_file,
+)
 
 TODAY = date(2026, 11, 30)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from studyplan.errors import StudyplanError
-from studyplan.events import (
+from studyplan.app.trace import TraceWriter
+from studyplan.core.events import (
     Action,
     ModelCallFinished,
     ModelCallStarted,
@@ -18,7 +18,7 @@ from studyplan.events import (
     RunStarted,
     Usage,
 )
-from studyplan.trace import TraceWriter
+from studyplan.errors import StudyplanError
 
 API_KEY = "sk-test-0123456789abcdef"
 

@@ -1,0 +1,284 @@
+"""Exports of a saved plan: an iCalendar file (RFC 5545, through icalendar) and a JSON structure.
+
+The calendar is what Google Calendar and Apple Calendar import: VERSION 2.0, a PRODID, and per event a
+stable UID (so re-importing a revised plan updates events instead of duplicating them), a DTSTAMP, and
+all-day DATE values whose DTEND is the day after the week's last day (DTEND is exclusive). Study sessions
+use floating local times: they happen in the evening wherever the learner is, with no time zone to pick.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from icalendar import Calendar, Event
+
+from studyplan import __version__
+from studyplan.app.progress import course_labels, read_plan_file
+from studyplan.domain.catalog import Catalog, Course
+from studyplan.domain.document import PlanDoc, Week, course_ref_parts, render_labels, weekday_of_token
+from studyplan.errors import PlanFileError, ToolError, UsageError
+
+ExportKind = Literal["ics", "json"]
+JSON_FORMAT = "studyplan-plan"
+JSON_VERSION = 1
+PRODID = f"-//studyplan//studyplan {__version__}//EN"
+# Event titles per plan language (the plan's own Markdown wording has no short week label).
+_SUMMARY = {"zh": "第 {number} 周：{courses}", "en": "Week {number}: {courses}"}
+# Default sessions: about two hours each, spread over the week in this order of preference (Monday=0).
+_SESSION_HOURS = 2
+_SESSION_DAY_PREFERENCE = (0, 2, 4, 1, 3, 5, 6)
+_MINUTES_STEP = 15
+DEFAULT_SESSION_START = "19:00"
+
+
+@dataclass(frozen=True)
+class SessionSchedule:
+    """When the week's hours are studied: the same time on the same weekdays every week."""
+
+    weekdays: tuple[int, ...]  # Monday=0, ascending
+    start: time
+    minutes: int  # length of each session
+
+    @property
+    def end(self) -> time:
+        finish = datetime.combine(date.min, self.start) + timedelta(minutes=self.minutes)
+        return finish.time()
+
+
+def session_schedule(
+    hours_per_week: float, days: str | None = None, at: str = DEFAULT_SESSION_START
+) -> SessionSchedule:
+    """Split the weekly hours into equal sessions on `days` ("mon,wed,fri", "周一,周三") at `at` ("19:00").
+
+    Without `days`, sessions of about two hours go on Monday, Wednesday, Friday, Tuesday, ... as needed.
+    Raises UsageError for unknown weekdays, a bad time, or sessions that would run past midnight.
+    """
+    if hours_per_week <= 0:
+        raise UsageError("the plan has no weekly hours to spread over study sessions")
+    if days is None or not days.strip():
+        count = min(max(math.ceil(hours_per_week / _SESSION_HOURS), 1), len(_SESSION_DAY_PREFERENCE))
+        weekdays = tuple(sorted(_SESSION_DAY_PREFERENCE[:count]))
+    else:
+        weekdays = tuple(sorted({_weekday(token) for token in days.replace("，", ",").split(",") if token.strip()}))
+        if not weekdays:
+            raise UsageError(f"--days needs weekdays such as mon,wed,fri, got {days!r}")
+    try:
+        start = datetime.strptime(at.strip(), "%H:%M").time()
+    except ValueError:
+        raise UsageError(f"--at must be a time like 19:00, got {at!r}") from None
+    steps = round(hours_per_week * 60 / len(weekdays) / _MINUTES_STEP)
+    minutes = max(steps, 1) * _MINUTES_STEP
+    if start.hour * 60 + start.minute + minutes > 24 * 60:
+        raise UsageError(
+            f"{len(weekdays)} sessions of {minutes} minutes starting at {start:%H:%M} would run past "
+            "midnight: start earlier (--at) or study on more days (--days)"
+        )
+    return SessionSchedule(weekdays, start, minutes)
+
+
+def _weekday(token: str) -> int:
+    weekday = weekday_of_token(token)
+    if weekday is None:
+        raise UsageError(f"unknown weekday {token.strip()!r} in --days (use mon,tue,wed,thu,fri,sat,sun)")
+    return weekday
+
+
+# -- iCalendar ----------------------------------------------------------------------------------------------
+
+
+def week_summary(week: Week, plan: PlanDoc, catalog: Catalog) -> str:
+    separator = render_labels(plan.lang)["course_separator"]
+    return _SUMMARY[plan.lang].format(number=week.number, courses=separator.join(course_labels(week, catalog, plan)))
+
+
+def week_description(week: Week, plan: PlanDoc) -> str:
+    """The week's content, tasks and deliverable, worded as in the plan itself."""
+    labels = render_labels(plan.lang)
+    lines = [labels["content"].format(content=week.content), labels["tasks"]]
+    lines += [f"  - {task}" for task in week.tasks]
+    lines.append(labels["deliverable"].format(deliverable=week.deliverable))
+    return "\n".join(lines)
+
+
+def build_calendar(
+    plan: PlanDoc,
+    plan_key: str,
+    catalog: Catalog,
+    schedule: SessionSchedule | None = None,
+    stamp: datetime | None = None,
+) -> Calendar:
+    """The plan as an iCalendar file: one all-day event per week, or one timed event per study session."""
+    stamp = stamp or datetime.now(UTC)
+    calendar = Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", plan.title or plan_key)  # the calendar's name when imported as a new one
+    for week in plan.weeks:
+        summary = week_summary(week, plan, catalog)
+        description = week_description(week, plan)
+        url = _first_course_url(week, catalog)
+        if schedule is None:
+            event = _event(f"{plan_key}-week-{week.number}@studyplan", stamp, summary, description, url)
+            event.add("dtstart", week.start)
+            event.add("dtend", week.end + timedelta(days=1))
+            event.add("transp", "TRANSPARENT")  # a week-long reminder must not mark the whole week busy
+            calendar.add_component(event)
+            continue
+        days = [day for day in _days_of(week) if day.weekday() in schedule.weekdays]
+        for index, day in enumerate(days, start=1):
+            event = _event(
+                f"{plan_key}-week-{week.number}-session-{index}@studyplan",
+                stamp,
+                f"{summary} ({index}/{len(days)})",
+                description,
+                url,
+            )
+            start = datetime.combine(day, schedule.start)  # naive: a floating local time
+            event.add("dtstart", start)
+            event.add("dtend", start + timedelta(minutes=schedule.minutes))
+            calendar.add_component(event)
+    return calendar
+
+
+def _event(uid: str, stamp: datetime, summary: str, description: str, url: str | None) -> Event:
+    event = Event()
+    event.add("uid", uid)
+    event.add("dtstamp", stamp)
+    event.add("summary", summary)
+    event.add("description", description)
+    if url:
+        event.add("url", url)
+    return event
+
+
+def _days_of(week: Week) -> list[date]:
+    return [week.start + timedelta(days=offset) for offset in range((week.end - week.start).days + 1)]
+
+
+def _find_course(ref: str, catalog: Catalog) -> Course | None:
+    course_id, name = course_ref_parts(ref)
+    return catalog.find(course_id or name)
+
+
+def _first_course_url(week: Week, catalog: Catalog) -> str | None:
+    courses = (_find_course(ref, catalog) for ref in week.courses)
+    return next((course.url for course in courses if course is not None), None)
+
+
+# -- JSON ---------------------------------------------------------------------------------------------------
+
+
+def plan_to_json(plan: PlanDoc, catalog: Catalog) -> dict[str, Any]:
+    """The plan's structure for other tools: dates as ISO strings, courses resolved to catalog entries."""
+    return {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "title": plan.title,
+        "goal": plan.goal,
+        "lang": plan.lang,
+        "start": plan.start.isoformat(),
+        "end": plan.end.isoformat(),
+        "hours_per_week": plan.hours_per_week,
+        "time_note": plan.time_note,
+        "assumptions": plan.assumptions,
+        "phases": [
+            {
+                "number": phase.number,
+                "title": phase.title,
+                "weeks": [
+                    {
+                        "number": week.number,
+                        "start": week.start.isoformat(),
+                        "end": week.end.isoformat(),
+                        "courses": [_course_json(ref, catalog) for ref in week.courses],
+                        "content": week.content,
+                        "tasks": week.tasks,
+                        "deliverable": week.deliverable,
+                    }
+                    for week in phase.weeks
+                ],
+                "self_check": phase.self_check,
+            }
+            for phase in plan.phases
+        ],
+        "resources": [_course_json(ref, catalog) for ref in plan.resources],
+    }
+
+
+def _course_json(ref: str, catalog: Catalog) -> dict[str, Any]:
+    course = _find_course(ref, catalog)
+    if course is None:  # a course the catalog does not know stays as the plan wrote it
+        course_id, name = course_ref_parts(ref)
+        return {"id": course_id, "name": name, "in_catalog": False}
+    return {
+        "id": course.id,
+        "name": course.name,
+        "name_zh": course.name_zh,
+        "provider": course.provider,
+        "url": course.url,
+        "level": course.level,
+        "weeks": course.weeks,
+        "hours_per_week": course.hours_per_week,
+        "in_catalog": True,
+    }
+
+
+# -- writing ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    kind: ExportKind
+    path: Path  # where the file was written
+    requested: Path  # where it was asked for; differs when that name was taken
+    events: int  # calendar events written (0 for JSON)
+    schedule: SessionSchedule | None
+
+
+def export_plan(
+    plan_path: Path,
+    kind: ExportKind,
+    catalog: Catalog,
+    output: Path | None = None,
+    sessions: bool = False,
+    days: str | None = None,
+    at: str = DEFAULT_SESSION_START,
+    stamp: datetime | None = None,
+) -> ExportResult:
+    """Write the plan as .ics or .json, next to the plan unless `output` says otherwise; never overwrites.
+
+    Raises PlanFileError (unreadable plan, unwritable output) or UsageError (bad session options).
+    """
+    from studyplan.planner.tools import write_new_file
+
+    plan = read_plan_file(plan_path)
+    requested = _output_path(plan_path, kind, output)
+    schedule = session_schedule(plan.hours_per_week, days, at) if sessions else None
+    if kind == "ics":
+        calendar = build_calendar(plan, plan_path.stem, catalog, schedule, stamp)
+        content = calendar.to_ical().decode("utf-8")
+        events = len(calendar.walk("VEVENT"))
+    else:
+        content = json.dumps(plan_to_json(plan, catalog), ensure_ascii=False, indent=2)
+        events = 0
+    try:
+        written = write_new_file(requested.parent, requested.name, content)
+    except (OSError, ToolError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise PlanFileError(f"{requested}: cannot be written ({reason})") from None
+    return ExportResult(kind, written, requested.parent.resolve() / requested.name, events, schedule)
+
+
+def _output_path(plan_path: Path, kind: ExportKind, output: Path | None) -> Path:
+    if output is None:
+        return plan_path.with_suffix(f".{kind}")
+    if output.is_dir():  # -o some/folder: the plan's name inside it
+        return output / plan_path.with_suffix(f".{kind}").name
+    return output

@@ -1,0 +1,520 @@
+"""Revising a saved plan in conversation (the first article's 5.1): read it, change what was asked, keep the rest.
+
+The revision agent is the same ReAct loop with a revision prompt and two more tools: `read_plan` shows the
+saved plan and the weeks checked in as done, `save_revision` checks the new version like save_plan does,
+refuses any change to a done week, keeps the previous version in `<plans>/.versions/` and replaces the plan
+in place (so check-ins, keyed by the plan's name, survive). After the run the command shows a week diff.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import date, datetime
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from rich.console import Console
+
+from studyplan.core.agent import Agent, AgentConfig
+from studyplan.core.encoding import ModelProtocol
+from studyplan.core.model import ChatModel
+from studyplan.core.tools import Tool, ToolContext, ToolRegistry, tool_from_function
+from studyplan.domain.catalog import Catalog
+from studyplan.domain.checks import check_plan
+from studyplan.domain.document import Lang, PlanDoc, Week, parse_plan, plan_template
+from studyplan.errors import PlanFileError, ToolError, UsageError
+from studyplan.paths import display_path, read_user_file
+from studyplan.planner.tools import get_current_date, plan_calendar, search_courses, write_new_file
+from studyplan.prompts import load_text
+
+if TYPE_CHECKING:
+    from studyplan.app.plan import RunOptions
+    from studyplan.app.progress import StatusReport
+    from studyplan.core.events import RunFinished
+
+VERSIONS_DIR = ".versions"
+# A whole plan must reach the model unshortened, and the read/save pair must not be folded away mid-run.
+REVISION_OBSERVATION_CHARS = 60_000
+REVISION_CONTEXT_TOKENS = 48_000
+# read_plan's observation: the offline reviser reads it back with `read_plan_parts`.
+DONE_WEEKS_LABEL = "Weeks checked in as done"
+PLAN_FOLLOWS = "The saved plan (Markdown) follows:"
+_DONE_WEEKS_LINE = re.compile(rf"^{DONE_WEEKS_LABEL}: (?P<weeks>none|[\d, ]+)", re.MULTILINE)
+_SAVED = re.compile(
+    r"^Saved the revision to (?P<path>.+?) \(the previous version is kept as (?P<version>.+?)\)\.$", re.MULTILINE
+)
+# Measured pace that calls for a replan: a week or more off the calendar, or hours a quarter off the plan.
+REPLAN_MIN_DAYS = 4
+REPLAN_HOURS_TOLERANCE = 0.25
+
+
+# --- progress ------------------------------------------------------------------------------------------
+
+
+def done_weeks_of(plan_path: Path) -> set[int]:
+    """The week numbers checked in as done for the plan (none when nothing was checked in)."""
+    from studyplan.app.progress import ProgressStore
+
+    return ProgressStore.for_plan(plan_path).done_weeks(plan_path)
+
+
+def format_weeks(numbers: set[int] | list[int]) -> str:
+    """1, 2, 3, 5 → "1-3, 5": week numbers as ranges."""
+    ranges: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if ranges and number == ranges[-1][-1] + 1:
+            ranges[-1].append(number)
+        else:
+            ranges.append([number])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in ranges)
+
+
+# --- the week diff -------------------------------------------------------------------------------------
+
+ChangeKind = Literal["changed", "added", "removed", "moved"]
+WeekField = Literal["number", "dates", "courses", "content", "tasks", "deliverable"]
+
+
+@dataclass(frozen=True)
+class WeekChange:
+    kind: ChangeKind
+    before: Week | None  # None for an added week
+    after: Week | None  # None for a removed week
+    fields: tuple[WeekField, ...] = ()  # what differs, for changed and moved weeks
+
+
+@dataclass(frozen=True)
+class PlanDiff:
+    changes: tuple[WeekChange, ...]
+    unchanged: int  # weeks with the same number, dates and content
+    before_weeks: int
+    after_weeks: int
+    before_end: date
+    after_end: date
+    before_hours: float
+    after_hours: float
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _course_key(ref: str, catalog: Catalog | None) -> str:
+    course = catalog.find(ref) if catalog else None
+    return course.id if course else _squash(ref).lower()
+
+
+def week_content(week: Week, catalog: Catalog | None = None) -> tuple[object, ...]:
+    """What a week asks of the learner, whatever its number and dates (spacing and course naming ignored)."""
+    return (
+        tuple(_course_key(ref, catalog) for ref in week.courses),
+        _squash(week.content),
+        tuple(_squash(task) for task in week.tasks),
+        _squash(week.deliverable),
+    )
+
+
+def week_signature(week: Week, catalog: Catalog | None = None) -> tuple[object, ...]:
+    """Everything a done week must keep: its number, dates and content."""
+    return (week.number, week.start, week.end, *week_content(week, catalog))
+
+
+def _changed_fields(before: Week, after: Week, catalog: Catalog | None) -> tuple[WeekField, ...]:
+    old, new = week_content(before, catalog), week_content(after, catalog)
+    fields: list[WeekField] = []
+    if before.number != after.number:
+        fields.append("number")
+    if (before.start, before.end) != (after.start, after.end):
+        fields.append("dates")
+    for name, old_value, new_value in zip(("courses", "content", "tasks", "deliverable"), old, new, strict=True):
+        if old_value != new_value:
+            fields.append(name)  # type: ignore[arg-type]
+    return tuple(fields)
+
+
+def diff_plans(before: PlanDoc, after: PlanDoc, catalog: Catalog | None = None) -> PlanDiff:
+    """Which weeks were added, removed, changed, or only moved to other dates.
+
+    Weeks are aligned by what they contain (difflib), so inserting one week shows one added week and the
+    later weeks as moved, not every later week as changed.
+    """
+    old, new = before.weeks, after.weeks
+    matcher = SequenceMatcher(
+        a=[week_content(w, catalog) for w in old], b=[week_content(w, catalog) for w in new], autojunk=False
+    )
+    changes: list[WeekChange] = []
+    unchanged = 0
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for was, now in zip(old[i1:i2], new[j1:j2], strict=True):
+                if (was.number, was.start, was.end) == (now.number, now.start, now.end):
+                    unchanged += 1
+                else:
+                    changes.append(WeekChange("moved", was, now, _changed_fields(was, now, catalog)))
+            continue
+        changes += _replaced(old[i1:i2], new[j1:j2], catalog)
+    return PlanDiff(
+        changes=tuple(changes),
+        unchanged=unchanged,
+        before_weeks=len(old),
+        after_weeks=len(new),
+        before_end=before.end,
+        after_end=after.end,
+        before_hours=before.hours_per_week,
+        after_hours=after.hours_per_week,
+    )
+
+
+def _similarity(before: Week, after: Week, catalog: Catalog | None) -> float:
+    old, new = week_content(before, catalog), week_content(after, catalog)
+    shared_courses = len(set(old[0]) & set(new[0])) / max(len(set(old[0]) | set(new[0])), 1)  # type: ignore[arg-type]
+    return shared_courses + SequenceMatcher(a=before.content, b=after.content, autojunk=False).ratio()
+
+
+def _replaced(old: list[Week], new: list[Week], catalog: Catalog | None) -> list[WeekChange]:
+    """A block of old weeks replaced by new ones: as many pairs as possible (in order), each old week paired
+    with the new week most like it; the rest are removed or added."""
+    # best[i][j]: the best score pairing old[:i] with new[:j]; every pair is worth 1 plus its similarity.
+    best = [[0.0] * (len(new) + 1) for _ in range(len(old) + 1)]
+    for i in range(1, len(old) + 1):
+        for j in range(1, len(new) + 1):
+            paired = best[i - 1][j - 1] + 1 + _similarity(old[i - 1], new[j - 1], catalog)
+            best[i][j] = max(best[i - 1][j], best[i][j - 1], paired)
+    pairs: list[tuple[int, int]] = []
+    i, j = len(old), len(new)
+    while i and j:
+        if best[i][j] == best[i - 1][j]:
+            i -= 1
+        elif best[i][j] == best[i][j - 1]:
+            j -= 1
+        else:
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+    changes: list[WeekChange] = []
+    next_old = next_new = 0
+    for i, j in reversed(pairs):
+        changes += [WeekChange("removed", week, None) for week in old[next_old:i]]
+        changes += [WeekChange("added", None, week) for week in new[next_new:j]]
+        changes.append(WeekChange("changed", old[i], new[j], _changed_fields(old[i], new[j], catalog)))
+        next_old, next_new = i + 1, j + 1
+    changes += [WeekChange("removed", week, None) for week in old[next_old:]]
+    changes += [WeekChange("added", None, week) for week in new[next_new:]]
+    return changes
+
+
+def describe_diff(diff: PlanDiff) -> str:
+    """The diff in one English sentence, for the model's observation."""
+    parts = []
+    for kind in ("changed", "added", "removed", "moved"):
+        weeks = [
+            (change.after or change.before).number  # type: ignore[union-attr]
+            for change in diff.changes
+            if change.kind == kind
+        ]
+        if weeks:
+            word = "week" if len(weeks) == 1 else "weeks"
+            parts.append(f"{kind} {word} {format_weeks(weeks)}")
+    if diff.before_hours != diff.after_hours:
+        parts.append(f"weekly time {diff.before_hours:g} → {diff.after_hours:g} hours")
+    summary = "; ".join(parts) or "no week changed"
+    return (
+        f"{summary}. The plan now has {diff.after_weeks} weeks and ends on {diff.after_end.isoformat()}"
+        f" (before: {diff.before_weeks} weeks, ending {diff.before_end.isoformat()})."
+    )
+
+
+# --- files ---------------------------------------------------------------------------------------------
+
+
+def keep_version(plan_path: Path, now: datetime | None = None) -> Path:
+    """Copy the plan to `<plans>/.versions/<stem>.<YYYYmmdd-HHMMSS>.md`, never overwriting an earlier copy."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    text = plan_path.read_text(encoding="utf-8")
+    return write_new_file(plan_path.parent / VERSIONS_DIR, f"{plan_path.stem}.{stamp}.md", text)
+
+
+def replace_file(path: Path, content: str) -> None:
+    """Write `content` over `path` atomically: a reader sees the old plan or the new one, never half of one."""
+    target = path.resolve()  # a symlinked plan is updated where it lives
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".studyplan-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(content if content.endswith("\n") else content + "\n")
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_plan_text(plan_path: Path) -> str:
+    """The saved plan's text; PlanFileError (one line naming the file) when it cannot be read or parsed."""
+    text = read_user_file(plan_path, PlanFileError, "plan file")
+    try:
+        parse_plan(text)
+    except PlanFileError as error:
+        raise PlanFileError(f"{plan_path}: {error}") from None
+    return text
+
+
+# --- the tools -----------------------------------------------------------------------------------------
+
+
+def _plan_path(ctx: ToolContext) -> Path:
+    if ctx.readable_plan is None:
+        raise ToolError("there is no saved plan to revise in this run")
+    return ctx.readable_plan
+
+
+def read_plan(ctx: ToolContext) -> str:
+    """Read the saved plan being revised: its Markdown, and which weeks the learner has checked in as done
+    (those weeks must not change). Call it before changing anything."""
+    path = _plan_path(ctx)
+    try:
+        text = read_plan_text(path)
+    except PlanFileError as error:
+        raise ToolError(str(error)) from None
+    plan = parse_plan(text)
+    done = done_weeks_of(path)
+    if done:
+        done_line = (
+            f"{DONE_WEEKS_LABEL}: {', '.join(map(str, sorted(done)))}. They must stay exactly as they are (same "
+            "number, dates, courses, content, tasks and deliverable): change only other weeks."
+        )
+    else:
+        done_line = f"{DONE_WEEKS_LABEL}: none. Any week may change."
+    return "\n".join(
+        [
+            f"Plan file: {display_path(path)} — {len(plan.weeks)} weeks, {plan.start.isoformat()} to "
+            f"{plan.end.isoformat()}, {plan.hours_per_week:g} hours per week.",
+            done_line,
+            PLAN_FOLLOWS,
+            "",
+            text.rstrip(),
+        ]
+    )
+
+
+def read_plan_parts(observation: str) -> tuple[set[int], str] | None:
+    """The done weeks and the Markdown in a read_plan observation; None if it is not one."""
+    done = _DONE_WEEKS_LINE.search(observation)
+    marker = observation.find(PLAN_FOLLOWS)
+    if done is None or marker < 0:
+        return None
+    weeks = done["weeks"]
+    numbers = set() if weeks == "none" else {int(n) for n in re.findall(r"\d+", weeks)}
+    return numbers, observation[marker + len(PLAN_FOLLOWS) :].strip() + "\n"
+
+
+def saved_revision(observation: str) -> tuple[str, str] | None:
+    """(plan path, kept version path) from a save_revision observation that reports success, else None."""
+    match = _SAVED.search(observation)
+    return (match["path"], match["version"]) if match else None
+
+
+def touched_done_weeks(before: PlanDoc, after: PlanDoc, done: set[int], catalog: Catalog) -> list[str]:
+    """One line per done week the revision changed or removed (empty when every done week is intact)."""
+    new_weeks = {week.number: week for week in after.weeks}
+    problems = []
+    for week in before.weeks:
+        if week.number not in done:
+            continue
+        revised = new_weeks.get(week.number)
+        if revised is None:
+            problems.append(f"week {week.number} was removed")
+        elif week_signature(week, catalog) != week_signature(revised, catalog):
+            changed = ", ".join(_changed_fields(week, revised, catalog))
+            problems.append(f"week {week.number} changed ({changed})")
+    return problems
+
+
+def save_revision(ctx: ToolContext, content: str) -> str:
+    """Check the complete revised plan and save it over the saved one, keeping the previous version. It is
+    refused, with the reasons, if it fails the same checks as save_plan or changes any week checked in as done.
+
+    Args:
+        content: The complete revised plan in Markdown, following the plan template (all weeks, not a patch).
+    """
+    path = _plan_path(ctx)
+    try:
+        before = parse_plan(read_plan_text(path))
+    except PlanFileError as error:
+        raise ToolError(str(error)) from None
+    problems = check_plan(content, ctx.catalog)  # no `today`: a plan under way started in the past
+    if not problems:
+        after = parse_plan(content)
+        if after.start != before.start and after.start < ctx.today:
+            problems.append(
+                f"the start moved to {after.start.isoformat()}, before today ({ctx.today.isoformat()}): keep the "
+                f"start {before.start.isoformat()} or move it to today or later"
+            )
+        done = done_weeks_of(path)
+        touched = touched_done_weeks(before, after, done, ctx.catalog)
+        if touched:
+            problems.append(
+                f"weeks {format_weeks(done)} are checked in as done and must not change, but "
+                + "; ".join(touched)
+                + ". Copy those weeks from read_plan exactly as they are and change only the other weeks"
+            )
+        elif not problems and after == before:
+            problems.append("the revised plan is the same as the saved one: make the change the learner asked for")
+    if problems:
+        listed = "\n".join(f"- {problem}" for problem in problems)
+        raise ToolError(f"revision rejected, nothing was saved. Fix these and call save_revision again:\n{listed}")
+    diff = diff_plans(before, after, ctx.catalog)
+    kept = keep_version(path)
+    replace_file(path, content)
+    ctx.saved_plans.append(path)
+    return (
+        f"Saved the revision to {display_path(path)} (the previous version is kept as {display_path(kept)}).\n"
+        f"Changes: {describe_diff(diff)}"
+    )
+
+
+def build_revision_registry(context: ToolContext) -> ToolRegistry:
+    """The revision agent's tools: the planning tools (without save_plan), read_plan and save_revision."""
+    functions = [get_current_date, read_plan, search_courses, plan_calendar, save_revision]
+    tools: list[Tool] = [tool_from_function(function) for function in functions]
+    return ToolRegistry(tools, context)
+
+
+class RevisionAgent(Agent):
+    """The ReAct loop with the revision prompt; the plan template is in the saved plan's language."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        registry: ToolRegistry,
+        config: AgentConfig,
+        protocol: ModelProtocol,
+        plan_lang: Lang,
+    ) -> None:
+        super().__init__(model, registry, config, protocol)
+        self.plan_lang: Lang = plan_lang
+
+    def system_prompt(self, goal: str) -> str:
+        prompt = load_text("revise.md").replace("{plan_template}", plan_template(self.plan_lang))
+        prompt = prompt.replace("{max_steps}", str(self.config.max_steps))
+        return prompt + self.protocol.system_prompt_extra(self.registry)
+
+
+# --- the workflow --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RevisionResult:
+    finished: RunFinished
+    diff: PlanDiff | None  # None when no revision was saved
+    kept_versions: list[Path]  # earlier versions this run kept, oldest first
+
+
+def _versions(plan_path: Path) -> set[Path]:
+    folder = plan_path.parent / VERSIONS_DIR
+    return set(folder.glob(f"{glob.escape(plan_path.stem)}.*.md")) if folder.is_dir() else set()
+
+
+def run_revision(options: RunOptions, plan_path: Path, console: Console | None = None) -> RevisionResult:
+    """Run the revision agent on a saved plan with `options.goal` as the learner's request; show the diff."""
+    from studyplan.app.plan import build_model, build_protocol, run_agent
+    from studyplan.llm.settings import resolve_settings
+    from studyplan.ui.render import make_console, render_week_diff
+
+    request = options.goal.strip()
+    if not request:
+        raise UsageError('The request is empty: say what to change, e.g. "第三周太紧了，帮我减掉一半内容"')
+    original = read_plan_text(plan_path)
+    catalog = Catalog.load(options.catalog)
+    settings = resolve_settings(options.model, options.base_url, options.temperature)
+    if settings.offline:
+        from studyplan.planner.offline_reviser import OfflineReviser
+
+        model = OfflineReviser(catalog)
+    else:
+        model = build_model(settings, catalog, options.stream)
+    context = ToolContext(
+        today=options.today, catalog=catalog, plans_dir=plan_path.parent, readable_plan=plan_path
+    )
+    config = AgentConfig(
+        max_steps=options.max_steps,
+        max_observation_chars=REVISION_OBSERVATION_CHARS,
+        context_budget_tokens=REVISION_CONTEXT_TOKENS,
+    )
+    agent = RevisionAgent(
+        model,
+        build_revision_registry(context),
+        config,
+        build_protocol("tools" if model.offline else options.protocol),  # the offline reviser calls natively
+        plan_lang=parse_plan(original).lang,
+    )
+    versions_before = _versions(plan_path)
+    console = console or make_console()
+    finished = run_agent(agent, request, options, settings, console)
+    kept = sorted(_versions(plan_path) - versions_before)
+    diff = None
+    if context.saved_plans:
+        diff = diff_plans(parse_plan(original), parse_plan(read_plan_text(plan_path)), catalog)
+        if not options.quiet:
+            render_week_diff(console, diff, kept[0] if kept else None)
+    return RevisionResult(finished, diff, kept)
+
+
+# --- replanning from the measured pace -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pace:
+    done_weeks: list[int]
+    days_ahead: int  # negative: behind the calendar
+    measured_hours: float | None  # hours actually spent per week, where check-ins recorded hours
+    planned_hours: float
+
+    @property
+    def off_pace(self) -> bool:
+        hours_off = self.measured_hours is not None and (
+            abs(self.measured_hours - self.planned_hours) > REPLAN_HOURS_TOLERANCE * self.planned_hours
+        )
+        return abs(self.days_ahead) >= REPLAN_MIN_DAYS or hours_off
+
+
+def measure_pace(report: StatusReport) -> Pace:
+    """Done weeks, days ahead/behind and hours per week actually spent, from a status report."""
+    finished_weeks = [s for s in report.weeks if (s.done or s.week.end < report.today) and s.spent_hours > 0]
+    measured = sum(s.spent_hours for s in finished_weeks) / len(finished_weeks) if finished_weeks else None
+    return Pace(
+        done_weeks=[s.week.number for s in report.weeks if s.done],
+        days_ahead=report.days_ahead,
+        measured_hours=round(measured, 1) if measured is not None else None,
+        planned_hours=report.plan.hours_per_week,
+    )
+
+
+def replan_request(pace: Pace, lang: Lang) -> str:
+    """The request sentence revise gets for a replan, e.g. "按实际进度重新安排：已完成第1-2周，落后5天"."""
+    zh = lang == "zh"
+    parts = []
+    if pace.done_weeks:
+        weeks = format_weeks(pace.done_weeks)
+        word = "week" if len(pace.done_weeks) == 1 else "weeks"
+        parts.append(f"已完成第{weeks}周" if zh else f"{word} {weeks} done")
+    else:
+        parts.append("还没有完成的周" if zh else "no week done yet")
+    days = abs(pace.days_ahead)
+    if pace.days_ahead < 0:
+        parts.append(f"落后{days}天" if zh else f"{days} days behind")
+    elif pace.days_ahead > 0:
+        parts.append(f"领先{days}天" if zh else f"{days} days ahead")
+    else:
+        parts.append("进度与计划一致" if zh else "on schedule")
+    if pace.measured_hours is not None and pace.measured_hours != pace.planned_hours:
+        measured, planned = f"{pace.measured_hours:g}", f"{pace.planned_hours:g}"
+        parts.append(
+            f"实际每周约{measured}小时（计划{planned}小时）"
+            if zh
+            else f"actually about {measured} hours per week (planned {planned})"
+        )
+    return ("按实际进度重新安排：" + "，".join(parts)) if zh else ("Replan from measured pace: " + ", ".join(parts))
+

@@ -1,0 +1,309 @@
+"""The ReAct loop as a library: Thought → Action → Observation, repeated until the plan is saved.
+
+`Agent.run(goal)` is a generator of step events (studyplan.core.events). It knows nothing of the terminal: the
+CLI renders the events, a trace writer records them, tests assert on them. Model failures raise
+studyplan.errors.ModelError out of the generator; everything a tool does wrong becomes an observation.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from studyplan.core.arguments import bind_arguments, coerce_arguments, parse_json_arguments, validate_arguments
+from studyplan.core.encoding import Decision, ModelProtocol, NativeToolsProtocol, PlannedCall
+from studyplan.core.events import (
+    Action,
+    ContextFolded,
+    Event,
+    FinalAnswer,
+    ModelCallFinished,
+    ModelCallStarted,
+    Notice,
+    Observation,
+    RunFinished,
+    RunStarted,
+    RunStatus,
+    Thought,
+    Usage,
+)
+from studyplan.core.memory import fold_history
+from studyplan.core.model import ChatModel, ModelReply
+from studyplan.core.tools import ToolRegistry
+from studyplan.domain import vocabulary
+from studyplan.domain.document import plan_template
+from studyplan.errors import ToolError, ToolsNotSupported
+from studyplan.prompts import load_text, reminders
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    max_steps: int = 8
+    max_observation_chars: int = 4000
+    context_budget_tokens: int = 12000  # estimated prompt size above which old steps are folded
+    keep_recent_steps: int = 2
+    elide_argument_chars: int = 1500  # longer string arguments of a successful call are stubbed in the history
+    repeat_limit: int = 2  # consecutive steps made only of repeated calls before the run is stopped
+
+
+@dataclass
+class _CallRecord:
+    step: int
+    text: str
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    arguments: dict[str, Any]
+    text: str
+    ok: bool
+    repeated: bool
+
+
+@dataclass
+class _RunState:
+    """What one run accumulates: the conversation and the counters the guard rails read."""
+
+    messages: list[dict[str, Any]]
+    usage: Usage = field(default_factory=Usage)
+    seen_calls: dict[str, _CallRecord] = field(default_factory=dict)
+    repeat_streak: int = 0
+    unsaved_answers: int = 0
+    last_prompt_tokens: int | None = None
+    final_text: str | None = None
+    status: RunStatus = "step_limit"
+
+
+class Agent:
+    def __init__(
+        self,
+        model: ChatModel,
+        registry: ToolRegistry,
+        config: AgentConfig | None = None,
+        protocol: ModelProtocol | None = None,
+    ) -> None:
+        self.model = model
+        self.registry = registry
+        self.config = config or AgentConfig()
+        self.protocol = protocol or NativeToolsProtocol()
+
+    def system_prompt(self, goal: str) -> str:
+        lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in goal) else "en"
+        prompt = load_text("system.md").replace("{plan_template}", plan_template(lang))
+        prompt = prompt.replace("{max_steps}", str(self.config.max_steps))
+        return prompt + self.protocol.system_prompt_extra(self.registry)
+
+    def run(self, goal: str) -> Iterator[Event]:
+        """Run the loop for one goal, yielding every step. Model failures raise ModelError."""
+        started = time.perf_counter()
+        yield RunStarted(goal, self.model.name, self.protocol.name, self.model.offline)
+        state = _RunState([{"role": "system", "content": self.system_prompt(goal)}, {"role": "user", "content": goal}])
+        step = 0
+        for step in range(1, self.config.max_steps + 2):
+            last_chance = step > self.config.max_steps
+            if last_chance:
+                yield Notice(f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning")
+                state.messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
+            yield from self._fold_if_over_budget(step, state)
+            reply = yield from self._call_model(step, goal, state)
+            decision = self.protocol.decode(reply, self.registry, step)
+            if decision.thought:
+                yield Thought(step, decision.thought)
+            if not decision.calls:  # a turn with calls is appended once they ran (see _run_calls)
+                state.messages.append(self.protocol.assistant_message(reply, decision))
+
+            if decision.format_error:
+                yield Notice(f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning")
+                reminder = reminders()["format"].format(error=decision.format_error)
+                state.messages.append(self.protocol.reminder_message(reminder))
+            elif decision.calls:
+                yield from self._run_calls(step, reply, decision, state)
+                if state.status == "repeated_calls" or last_chance:
+                    break
+            elif (yield from self._answer(step, decision.final or "", state, last_chance)):
+                break
+
+        saved = list(self.registry.context.saved_plans)
+        yield RunFinished(
+            status=state.status,
+            steps=step,
+            seconds=time.perf_counter() - started,
+            usage=state.usage,
+            plan_path=saved[-1] if saved else None,
+            summary=state.final_text or "",
+            plans_saved=saved,
+        )
+
+    def _fold_if_over_budget(self, step: int, state: _RunState) -> Iterator[Event]:
+        fold = fold_history(
+            state.messages, self.config.context_budget_tokens, self.config.keep_recent_steps, state.last_prompt_tokens
+        )
+        if fold is not None:
+            state.messages = fold.messages
+            yield ContextFolded(step, fold.folded_messages, fold.tokens_before, fold.tokens_after, fold.summary)
+
+    def _call_model(self, step: int, goal: str, state: _RunState) -> Generator[Event, None, ModelReply]:
+        """One model call; in `auto` mode an endpoint that rejects tools switches the run to the text protocol."""
+        request = self.protocol.request(state.messages, self.registry)
+        yield ModelCallStarted(step, request.messages)
+        started = time.perf_counter()
+        try:
+            reply = self.model.complete(request.messages, request.tools, request.stop)
+        except ToolsNotSupported:
+            if not self.protocol.fallback_to_text:
+                raise
+            state.messages = self._switch_to_text(goal, state.messages)
+            yield Notice("The endpoint does not accept tools: using the text protocol for the rest of the run.")
+            request = self.protocol.request(state.messages, self.registry)
+            yield ModelCallStarted(step, request.messages)
+            started = time.perf_counter()
+            reply = self.model.complete(request.messages, request.tools, request.stop)
+        state.usage = state.usage + (reply.usage or Usage())
+        state.last_prompt_tokens = reply.usage.prompt_tokens if reply.usage and reply.usage.prompt_tokens else None
+        yield ModelCallFinished(step, time.perf_counter() - started, reply.usage, reply.to_message())
+        return reply
+
+    def _run_calls(self, step: int, reply: ModelReply, decision: Decision, state: _RunState) -> Iterator[Event]:
+        """Run every call of one turn (parallel calls included) and answer each with an observation."""
+        outcomes = []
+        for call in decision.calls:
+            outcome = yield from self._execute(step, call, state.seen_calls)
+            outcomes.append(outcome)
+        # Bulky arguments of calls that succeeded (the plan's Markdown once save_plan wrote it) are not
+        # needed again: the history keeps a stub, the trace keeps the full text.
+        bulky = {
+            call.id: _stub_bulky(outcome.arguments, call.name, self.config.elide_argument_chars)
+            for call, outcome in zip(decision.calls, outcomes, strict=True)
+            if outcome.ok
+        }
+        reply, decision = _with_arguments(reply, decision, {k: v for k, v in bulky.items() if v is not None})
+        state.messages.append(self.protocol.assistant_message(reply, decision))
+        results = [(call, outcome.text) for call, outcome in zip(decision.calls, outcomes, strict=True)]
+        if decision.notes:  # e.g. extra actions dropped: the model learns it with the observation
+            last_call, last_text = results[-1]
+            results[-1] = (last_call, "\n".join([last_text, *decision.notes]))
+        state.messages.extend(self.protocol.observation_messages(results))
+        repeated_only = all(outcome.repeated for outcome in outcomes)
+        state.repeat_streak = state.repeat_streak + 1 if repeated_only else 0
+        if state.repeat_streak >= self.config.repeat_limit:
+            yield Notice("The model repeated the same calls; stopping the run.", "warning")
+            state.status = "repeated_calls"
+
+    def _answer(self, step: int, text: str, state: _RunState, last_chance: bool) -> Generator[Event, None, bool]:
+        """A reply without tool calls. Returns True when it ends the run."""
+        state.final_text = text
+        if self.registry.context.saved_plans or last_chance or state.unsaved_answers >= 1:
+            yield FinalAnswer(step, text)
+            if self.registry.context.saved_plans and not last_chance:
+                state.status = "saved"
+            elif not last_chance:
+                # A second answer without a plan: the model is explaining why it cannot plan (e.g. no course).
+                state.status = "no_plan"
+            return True
+        state.unsaved_answers += 1
+        yield Notice(f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning")
+        state.messages.append(self.protocol.reminder_message(reminders()["not_saved"]))
+        return False
+
+    def _switch_to_text(self, goal: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from studyplan.core.text_encoding import TextProtocol
+
+        text_protocol = TextProtocol()
+        self.protocol = text_protocol
+        adopted = text_protocol.adopt(messages)
+        adopted[0] = {"role": "system", "content": self.system_prompt(goal)}
+        return adopted
+
+    def _execute(
+        self, step: int, call: PlannedCall, seen_calls: dict[str, _CallRecord]
+    ) -> Generator[Event, None, _Outcome]:
+        """Check and run one call, yielding its Action and Observation."""
+        arguments, problem = self._arguments(call)
+        yield Action(step, call.id, call.name, arguments)
+        started = time.perf_counter()
+        key = f"{call.name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
+        repeated = problem is None and key in seen_calls
+        ok = False
+        if problem is not None:
+            text = f"Error: {problem}"
+        elif repeated:
+            record = seen_calls[key]
+            text = reminders()["repeated_call"].format(tool=call.name, step=record.step)
+        else:
+            try:
+                text = self.registry.call(call.name, arguments)
+                ok = True
+            except ToolError as exc:
+                text = f"Error: {exc}"
+            except Exception as exc:  # a tool bug must not end the run: the model sees it and can go on
+                text = f"Error: tool {call.name} failed: {type(exc).__name__}: {exc}"
+            if ok:
+                seen_calls[key] = _CallRecord(step, text)
+        text = self._shorten(text)
+        yield Observation(step, call.id, call.name, text, ok, time.perf_counter() - started)
+        return _Outcome(arguments, text, ok, repeated)
+
+    def _arguments(self, call: PlannedCall) -> tuple[dict[str, Any], str | None]:
+        """Parse, bind, coerce and validate a call's arguments against its tool's schema."""
+        tool = self.registry.tools.get(call.name)
+        if tool is None:
+            names = ", ".join(self.registry.names())
+            return {}, f"there is no tool named {call.name!r}; use one of: {names}"
+        if call.raw_arguments is not None:
+            parsed, error = parse_json_arguments(call.raw_arguments)
+            if error is not None or parsed is None:
+                return {}, f"{call.name}: {error}"
+            values = parsed
+        else:
+            values = bind_arguments(tool.parameters, list(call.args), dict(call.kwargs))
+        values, coercion_problems = coerce_arguments(tool.parameters, values, enum_aliases=_enum_alias)
+        problems = coercion_problems + validate_arguments(tool.parameters, values, tool_name=call.name)
+        if problems:
+            return values, f"invalid arguments for {call.name}: " + "; ".join(dict.fromkeys(problems))
+        return values, None
+
+    def _shorten(self, text: str) -> str:
+        limit = self.config.max_observation_chars
+        if len(text) <= limit:
+            return text
+        return text[:limit] + f"\n[... {len(text) - limit} more characters left out ...]"
+
+
+def _stub_bulky(arguments: dict[str, Any], tool: str, limit: int) -> dict[str, Any] | None:
+    """The arguments with long strings replaced by a stub, or None when nothing is long."""
+    if not any(isinstance(value, str) and len(value) > limit for value in arguments.values()):
+        return None
+    return {
+        name: f"<{len(value)} characters, left out of the history after {tool} succeeded>"
+        if isinstance(value, str) and len(value) > limit
+        else value
+        for name, value in arguments.items()
+    }
+
+
+def _with_arguments(
+    reply: ModelReply, decision: Decision, replaced: dict[str, dict[str, Any]]
+) -> tuple[ModelReply, Decision]:
+    """The reply and decision with some calls' arguments replaced (by call id), for the history only."""
+    if not replaced:
+        return reply, decision
+    calls = [
+        replace(call, raw_arguments=None, args=[], kwargs=replaced[call.id]) if call.id in replaced else call
+        for call in decision.calls
+    ]
+    tool_calls = [
+        replace(call, arguments=json.dumps(replaced[call.id], ensure_ascii=False)) if call.id in replaced else call
+        for call in reply.tool_calls
+    ]
+    return replace(reply, tool_calls=tool_calls), replace(decision, calls=calls)
+
+
+def _enum_alias(value: str, allowed: list[str]) -> str | None:
+    level = vocabulary.normalize_level(value)
+    return level if level in allowed else None
+
+
+__all__ = ["Agent", "AgentConfig", "Decision"]

@@ -1,0 +1,729 @@
+"""A tolerant parser for the text ReAct protocol, and for tool calls written into a reply's text.
+
+Small models rarely follow the `Thought:` / `Action:` / `Final Answer:` format to the letter. This module
+turns what they actually write into exactly one decision — an action, a final answer, or a short format
+error to send back to the model — and never raises.
+
+    >>> reply = parse_react("我先查一下北京的天气Action: get_city_weather(北京, 明天)")
+    >>> reply.thought, reply.action.name, reply.action.args
+    ('我先查一下北京的天气', 'get_city_weather', ['北京', '明天'])
+
+    >>> reply = parse_react('Thought: enough.\\nFinal Answer: 北京')
+    >>> reply.final_answer
+    '北京'
+
+    >>> extract_embedded_calls('<tool_call>{"name": "get_current_date", "arguments": {}}</tool_call>')
+    [('get_current_date', {})]
+
+Rules the parser applies (each one seen in real replies of small local models):
+
+- Labels are found at the start of a line in any case, with spacing variants, a full-width colon, markdown
+  bold (`**Action:**`), a step number (`Action 1:`) or a Chinese label (思考/行动/行动输入/最终答案/观察).
+  `Action:`, `Action Input:`, `Final Answer:` and `Observation:` written with a capital are also found in the
+  middle of a line ("我先查一下天气Action: ...").
+- An action is `Action: tool(arguments)` — keyword or positional, quoted (" ' “” ‘’ 「」 『』) or bare,
+  numbers, true/false/null, JSON lists and objects — or `Action: tool` followed by `Action Input:` with JSON
+  (code fences, trailing commas, single quotes, comments and trailing prose are repaired by json_repair),
+  `key=value` pairs, or plain text (a multi-line plain text is one value). `Action: {"name": ..., "arguments":
+  ...}` (or LangChain's `{"action": ..., "action_input": ...}`) works too.
+- Parentheses after the tool name are a description, not arguments, when an `Action Input:` follows
+  (`Action: add (add two numbers)` + `Action Input: {...}`). Without an Action Input they are the arguments;
+  `studyplan.core.arguments.bind_arguments` ignores positional values given to a tool that takes none, so
+  `Action: get_current_date (no input needed)` still runs.
+- Only the first action runs; later actions are dropped and noted. A `Final Answer:` before any action
+  finishes; a final answer after an action is dropped (it cannot know the action's result yet).
+  `Action: finish(...)`, `Action: finish` + `Action Input:`, and `Action: Final Answer` mean the final answer.
+  `Action: None` (or 无 / N/A) is no action.
+- An `Observation:` written by the model ends the reply: it and everything after it are dropped (the model
+  invented it). An Observation that opens the reply is an echo of the last one and is skipped. A stop-word
+  fragment at the end ("Obs", "Observ") is removed, and so are `<think>...</think>` blocks.
+- If tool_names are given, a known name wins over other words (`Action: the search_courses tool`,
+  backticks, other letter case), and a line that starts with a known tool call (`search_courses(...)`)
+  counts as an action even without a label. A `<tool_call>` block in the text counts as an action too.
+- An unknown tool name is still an action: the loop reports unknown tools with the list of real ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import json_repair
+
+__all__ = ["ParsedAction", "ParsedReply", "extract_embedded_calls", "parse_react"]
+
+
+@dataclass(frozen=True)
+class ParsedAction:
+    """One tool call read from a reply: positional `args`, keyword `kwargs`, and the text it came from."""
+
+    name: str
+    args: list[Any] = field(default_factory=list)
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    raw: str = ""
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    """What a reply asks for. Exactly one of `action`, `final_answer` and `error` is set.
+
+    `error` is a short format reminder meant for the model; `dropped` lists what was ignored (told to the
+    model too, so it learns to write one action per reply and never an Observation).
+    """
+
+    thought: str | None = None
+    action: ParsedAction | None = None
+    final_answer: str | None = None
+    error: str | None = None
+    dropped: list[str] = field(default_factory=list)
+
+
+# --- model-facing wording of format errors (short on purpose: it goes back into the conversation) ---
+
+_FORMAT_HINT = (
+    "Reply with 'Thought: <one short reason>' and then either 'Action: tool_name(argument=value, ...)' "
+    "(or 'Action: tool_name' with 'Action Input: <JSON object>') or 'Final Answer: <answer>'."
+)
+_EMPTY_REPLY = "Your reply was empty. " + _FORMAT_HINT
+_NO_DECISION = "Your reply had no Action and no Final Answer. " + _FORMAT_HINT
+_NO_TOOL_NAME = "Your Action named no tool. " + _FORMAT_HINT
+_EMPTY_FINAL = "Your Final Answer was empty. Write the answer after 'Final Answer:'."
+_EXTRA_ACTIONS = "{count} extra action{plural} dropped (only the first action of a reply runs)"
+_ACTIONS_AFTER_FINAL = "{count} action{plural} after the Final Answer dropped"
+_FINAL_AFTER_ACTION = "Final Answer after the action dropped (wait for the action's Observation first)"
+_INVENTED_OBSERVATION = "invented Observation dropped with all after it (the system writes observations)"
+_ECHOED_OBSERVATION = "Observation at the start of the reply ignored (the system writes observations)"
+_BAD_INPUT_JSON = (
+    "The Action Input of {name} is not valid JSON. Write it as one JSON object on the line after "
+    "'Action Input:', e.g. {example}."
+)
+
+# --- labels ---
+
+_THOUGHT, _ACTION, _INPUT, _FINAL, _OBSERVATION, _TEXT = "thought", "action", "input", "final", "obs", "text"
+
+_LABEL_WORDS = (
+    r"action[ \t_-]?input|final[ \t_-]?answer|observation|thought|thinking|action"
+    r"|行动输入|动作输入|最终答案|最终回答|观察|思考|行动|动作"
+)
+_BOLD = r"(?:\*\*|__)"
+_LINE_LABEL = re.compile(
+    r"^[ \t]*(?:[#>]+[ \t]*|[-*+][ \t]+)?"  # heading, quote or bullet markers
+    r"(?:"
+    rf"{_BOLD}[ \t]*(?P<w1>{_LABEL_WORDS})(?:[ \t]*\d+)?[ \t]*[:：][ \t]*{_BOLD}"  # **Action:**
+    rf"|{_BOLD}[ \t]*(?P<w2>{_LABEL_WORDS})(?:[ \t]*\d+)?[ \t]*{_BOLD}[ \t]*[:：]"  # **Action**:
+    rf"|(?P<w3>{_LABEL_WORDS})(?:[ \t]*\d+)?[ \t]*[:：]"  # Action:
+    r")[ \t]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+# In the middle of a line only capitalized English labels count, so that prose ("take action: ...") does not.
+_INLINE_LABEL = re.compile(
+    rf"(?<![A-Za-z]){_BOLD}?"
+    r"(?P<w1>Action Input|Action|Final Answer|Observation|ACTION INPUT|ACTION|FINAL ANSWER)"
+    rf"(?:[ \t]*\d+)?{_BOLD}?[ \t]*[:：][ \t]*{_BOLD}?[ \t]*"
+)
+_STOP_FRAGMENT = re.compile(
+    r"(?:\A|\n)[ \t*#]*(?:Ob|Obs|Obse|Obser|Observ|Observa|Observat|Observati|Observatio|Observation|观察)"
+    r"[ \t]*[:：]?[ \t*]*\Z",
+    re.IGNORECASE,
+)
+_THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
+
+_NO_ACTION_NAMES = {"none", "null", "n/a", "na", "nothing", "无", "没有", "不需要"}
+# `Action: <one of these>` alone means the final answer; as a call name only the first three do (a tool named
+# like an ordinary word, e.g. `answer(...)`, is left to the loop's unknown-tool message).
+_FINISH_NAMES = {"finish", "final_answer", "finalanswer", "final", "answer", "done", "最终答案"}
+_FINISH_CALLS = {"finish", "final_answer", "finalanswer"}
+_ANSWER_PREFIX = re.compile(r"^\s*(?:final[ _]?answer|answer|最终答案|最终回答|答案)\s*[:：=]\s*", re.I)
+
+_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*"
+_CALL_START = re.compile(rf"(?<![A-Za-z0-9_])({_IDENTIFIER})[ \t]*\(")
+_FIRST_IDENTIFIER = re.compile(rf"(?<![A-Za-z0-9_])({_IDENTIFIER})")
+_KEYWORD_ITEM = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:=(?!=)|[:：](?!//))\s*(.*)$", re.DOTALL)
+_FENCE = re.compile(r"^```[A-Za-z_]*[ \t]*\n?(.*?)\n?[ \t]*(?:```[ \t]*)?$", re.DOTALL)
+_FENCE_LINE = re.compile(r"^[ \t]*```[\w-]*[ \t]*(?:\n|$)", re.MULTILINE)  # a reply wrapped in a code block
+_INT = re.compile(r"-?(?:0|[1-9]\d*)")
+_FLOAT = re.compile(r"-?(?:0|[1-9]\d*)\.\d+")
+
+_QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』", "`": "`"}
+_BRACKET_PAIRS = {"(": ")", "[": "]", "{": "}"}
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\"}
+
+
+@dataclass(frozen=True)
+class _Label:
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Segment:
+    kind: str
+    body: str
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one Action segment means: an action, a final answer (finish), nothing (`Action: None`), or an
+    error."""
+
+    action: ParsedAction | None = None
+    final: str | None = None
+    error: str | None = None
+
+
+_NOTHING = _Outcome()
+
+
+def parse_react(text: str, tool_names: Collection[str] | None = None) -> ParsedReply:
+    """Read one text-protocol reply into an action, a final answer or a format error. Never raises.
+
+    Args:
+        text: The model's reply, as received (stop sequences may have cut it anywhere).
+        tool_names: The tools the model may call. When given, a known name is preferred over other words on
+            the Action line, and a bare `known_tool(...)` line counts as an action.
+
+    >>> parse_react('Thought: need the date\\nAction: get_current_date()').action.name
+    'get_current_date'
+    >>> parse_react('Action: search_courses\\nAction Input: {"topic": "python",}').action.kwargs
+    {'topic': 'python'}
+    >>> parse_react("I think the answer is 42.").error is not None
+    True
+    """
+    known = list(tool_names or [])
+    reply, reasoning = _remove_think_blocks(text or "")
+    reply = _STOP_FRAGMENT.sub("", reply)
+    segments, dropped = _segment(reply)
+    parsed = _decide(segments, dropped, known)
+    if parsed.error is not None:
+        parsed = _fallback(reply, parsed, known)
+    if parsed.thought is None and reasoning:
+        parsed = ParsedReply(reasoning, parsed.action, parsed.final_answer, parsed.error, parsed.dropped)
+    return parsed
+
+
+def extract_embedded_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
+    """Tool calls a native-tools reply wrote into its text instead of `tool_calls`, in order.
+
+    Recognized: `<tool_call>{"name": ..., "arguments": ...}</tool_call>` (Qwen/Hermes, several allowed,
+    arguments an object or a JSON string), `<function=name>{...}</function>`, a fenced JSON block (or a reply
+    that is only JSON) holding {"name", "arguments"}, {"tool", "args"} or {"function": {...}} (or a list of
+    them), and `functions.name:{...}` / `to=functions.name ... {...}`. Plain prose gives [].
+
+    >>> extract_embedded_calls('```json\\n{"name": "search_courses", "arguments": {"topic": "sql"}}\\n```')
+    [('search_courses', {'topic': 'sql'})]
+    >>> extract_embedded_calls("I would search the catalog with search_courses first.")
+    []
+    """
+    if not content or not content.strip():
+        return []
+    finders = (_tool_call_tags, _function_tags, _fenced_calls, _functions_prefix_calls, _whole_json_calls)
+    for finder in finders:
+        calls = finder(content)
+        if calls:
+            return calls
+    return []
+
+
+# --- segmentation ---
+
+
+def _remove_think_blocks(text: str) -> tuple[str, str | None]:
+    """Split off reasoning-model `<think>` blocks: labels inside them are drafts, not the reply."""
+    reasoning = [match.strip() for match in _THINK_BLOCK.findall(text)]
+    text = _THINK_BLOCK.sub("", text)
+    lowered = text.lower()
+    if "</think>" in lowered:  # the chat template opened <think> in the prompt, so only the close is here
+        index = lowered.rfind("</think>")
+        reasoning.append(text[:index].replace("<think>", "").strip())
+        text = text[index + len("</think>") :]
+    text = re.sub(r"<think>", "", text, flags=re.IGNORECASE)
+    joined = "\n".join(part for part in reasoning if part)
+    return text, joined or None
+
+
+def _label_kind(word: str) -> str:
+    normalized = re.sub(r"[ \t_-]", "", word.lower())
+    if normalized in ("actioninput", "行动输入", "动作输入"):
+        return _INPUT
+    if normalized in ("action", "行动", "动作"):
+        return _ACTION
+    if normalized in ("finalanswer", "最终答案", "最终回答"):
+        return _FINAL
+    if normalized in ("observation", "观察"):
+        return _OBSERVATION
+    return _THOUGHT
+
+
+def _next_label(text: str, position: int, line_start_only: bool = False) -> _Label | None:
+    found: list[_Label] = []
+    patterns = (_LINE_LABEL,) if line_start_only else (_LINE_LABEL, _INLINE_LABEL)
+    for pattern in patterns:
+        match = pattern.search(text, position)
+        if match:
+            word = next(group for group in match.groups() if group)
+            found.append(_Label(_label_kind(word), match.start(), match.end()))
+    return min(found, key=lambda label: label.start) if found else None
+
+
+def _segment(text: str) -> tuple[list[_Segment], list[str]]:
+    """Cut the reply into labelled segments, stopping at an Observation the model wrote itself."""
+    segments: list[_Segment] = []
+    dropped: list[str] = []
+    label = _next_label(text, 0)
+    preamble = text[: label.start if label else len(text)]
+    if preamble.strip():
+        segments.append(_Segment(_TEXT, preamble))
+    while label is not None:
+        if label.kind == _OBSERVATION:
+            if not segments:  # an echo of the last observation, before the reply proper
+                label = _next_label(text, label.end, line_start_only=True)
+                dropped.append(_ECHOED_OBSERVATION)
+                continue
+            dropped.append(_INVENTED_OBSERVATION)
+            break
+        following = _next_label(text, label.end, line_start_only=label.kind == _FINAL)
+        end = following.start if following else len(text)
+        if label.kind in (_ACTION, _INPUT):
+            extended = _extend_over_brackets(text, label.end, end)
+            if extended > end:  # a label inside a quoted argument is part of the argument
+                end = extended
+                following = _next_label(text, end)
+        segments.append(_Segment(label.kind, text[label.end : end]))
+        label = following
+    return segments, dropped
+
+
+def _extend_over_brackets(text: str, start: int, naive_end: int) -> int:
+    """End of the first bracketed argument block starting in text[start:naive_end] if it closes later."""
+    opening = next((i for i in range(start, naive_end) if text[i] in _BRACKET_PAIRS), None)
+    if opening is None:
+        return naive_end
+    close = _matching_close(text, opening)
+    return close + 1 if close is not None and close >= naive_end else naive_end
+
+
+def _quote_close_at(text: str, index: int) -> tuple[str, int] | None:
+    """If a quote opens at `index` and is closed later, (closing quote, index after the opening)."""
+    if text.startswith(('"""', "'''"), index):
+        triple = text[index : index + 3]
+        return (triple, index + 3) if text.find(triple, index + 3) != -1 else None
+    char = text[index]
+    closing = _QUOTE_PAIRS.get(char)
+    if closing is None:
+        return None
+    if char == "'" and index > 0 and text[index - 1].isalnum():  # an apostrophe: it's, don't
+        return None
+    return (closing, index + 1) if text.find(closing, index + 1) != -1 else None
+
+
+def _scan(text: str, start: int) -> Iterator[tuple[int, int]]:
+    """Yield (index, bracket depth after it) for each character outside quotes, from `start`."""
+    depth = 0
+    index = start
+    while index < len(text):
+        quote = _quote_close_at(text, index)
+        if quote is not None:
+            closing, index = quote
+            while index < len(text) and not text.startswith(closing, index):
+                index += 2 if text[index] == "\\" and closing in ('"', "'") else 1
+            index += len(closing)
+            continue
+        char = text[index]
+        if char in _BRACKET_PAIRS:
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        yield index, depth
+        index += 1
+
+
+def _matching_close(text: str, opening: int) -> int | None:
+    for index, depth in _scan(text, opening):
+        if depth == 0:
+            return index if index > opening else None
+    return None
+
+
+def _split_top_level(text: str, separators: str = ",，") -> list[str]:
+    parts: list[str] = []
+    last = 0
+    for index, depth in _scan(text, 0):
+        if depth == 0 and text[index] in separators:
+            parts.append(text[last:index])
+            last = index + 1
+    parts.append(text[last:])
+    return parts
+
+
+# --- deciding ---
+
+
+def _decide(segments: list[_Segment], dropped: list[str], known: list[str]) -> ParsedReply:
+    chosen: int | None = None
+    outcome = _NOTHING
+    for index, segment in enumerate(segments):
+        if segment.kind == _FINAL:
+            outcome = _final_outcome(segment.body)
+        elif segment.kind == _ACTION:
+            outcome = _action_outcome(segment.body, _input_after(segments, index), known)
+        if outcome is not _NOTHING:
+            chosen = index
+            break
+    if chosen is None:
+        return ParsedReply(_thought(segments, len(segments)), error=_why_nothing(segments), dropped=dropped)
+    later = segments[chosen + 1 :]
+    later_actions = sum(
+        1
+        for position, segment in enumerate(later, start=chosen + 1)
+        if segment.kind == _ACTION
+        and _action_outcome(segment.body, _input_after(segments, position), known).action is not None
+    )
+    later_finals = sum(1 for segment in later if segment.kind == _FINAL)
+    notes = list(dropped)
+    if later_actions:
+        plural = "s" if later_actions > 1 else ""
+        if outcome.action is not None:
+            notes.append(_EXTRA_ACTIONS.format(count=later_actions, plural=plural))
+        else:
+            notes.append(_ACTIONS_AFTER_FINAL.format(count=later_actions, plural=plural))
+    if later_finals and outcome.action is not None:
+        notes.append(_FINAL_AFTER_ACTION)
+    thought = _thought(segments, chosen)
+    return ParsedReply(thought, outcome.action, outcome.final, outcome.error, notes)
+
+
+def _input_after(segments: list[_Segment], index: int) -> str | None:
+    if index + 1 < len(segments) and segments[index + 1].kind == _INPUT:
+        return segments[index + 1].body
+    return None
+
+
+def _thought(segments: list[_Segment], before: int) -> str | None:
+    parts = [s.body for s in segments[:before] if s.kind in (_TEXT, _THOUGHT)]
+    text = _FENCE_LINE.sub("", "\n".join(part.strip() for part in parts if part.strip()))
+    return text.strip() or None
+
+
+def _why_nothing(segments: list[_Segment]) -> str:
+    if not segments:
+        return _EMPTY_REPLY
+    if any(segment.kind == _FINAL for segment in segments):
+        return _EMPTY_FINAL
+    if any(segment.kind in (_ACTION, _INPUT) for segment in segments):
+        return _NO_TOOL_NAME
+    return _NO_DECISION
+
+
+def _fallback(reply: str, parsed: ParsedReply, known: list[str]) -> ParsedReply:
+    """No labelled decision: accept a `<tool_call>` block or a bare `known_tool(...)` line as the action."""
+    embedded = extract_embedded_calls(reply)
+    if embedded:
+        name, arguments = embedded[0]
+        notes = list(parsed.dropped)
+        if len(embedded) > 1:
+            extra = len(embedded) - 1
+            notes.append(_EXTRA_ACTIONS.format(count=extra, plural="s" if extra > 1 else ""))
+        action = ParsedAction(name, [], arguments, reply.strip())
+        return ParsedReply(_text_before_embedded_call(reply), action, dropped=notes)
+    for name in known:
+        match = re.search(rf"(?im)^[ \t`*]*({re.escape(name)})[ \t]*\(", reply)
+        if match:
+            outcome = _action_outcome(reply[match.start(1) :], None, known)
+            if outcome.action is not None:
+                before, _ = _segment(reply[: match.start()])
+                thought = _thought(before, len(before))
+                return ParsedReply(thought, outcome.action, dropped=list(parsed.dropped))
+    return parsed
+
+
+def _text_before_embedded_call(reply: str) -> str | None:
+    markers = ("<tool_call>", "<function=", "```", "functions.", "{")
+    starts = [index for marker in markers if (index := reply.find(marker)) >= 0]
+    return (reply[: min(starts)].strip() or None) if starts else None
+
+
+def _final_outcome(body: str) -> _Outcome:
+    answer = body.strip()
+    return _Outcome(final=answer) if answer else _NOTHING
+
+
+def _action_outcome(body: str, input_body: str | None, known: list[str]) -> _Outcome:
+    """Read one `Action:` segment (and the `Action Input:` after it, if any)."""
+    text = _undecorate(body)
+    given_input = input_body.strip() if input_body is not None else ""
+    raw = "Action: " + body.strip() + (f"\nAction Input: {given_input}" if input_body is not None else "")
+    if text.startswith(("{", "[")):
+        return _json_action_outcome(text, raw)
+    first_line = text.split("\n", 1)[0].strip()
+    whole = re.sub(r"[\s-]+", "_", first_line.strip(" .:：`*").lower())
+    if not first_line or whole in _NO_ACTION_NAMES:
+        return _NOTHING
+    if whole in _FINISH_NAMES:
+        return _finish_outcome(given_input, None)
+    located = _locate_name(text, first_line, known)
+    if located is None:
+        return _NOTHING
+    name, after = located
+    inside: str | None = None
+    inline_json: str | None = None
+    rest = text[after:]
+    stripped_rest = rest.lstrip(" \t")
+    if stripped_rest.startswith("("):
+        opening = after + (len(rest) - len(stripped_rest))
+        close = _matching_close(text, opening)
+        inside = text[opening + 1 : close] if close is not None else text[opening + 1 :].rstrip().rstrip(")")
+    elif stripped_rest.lstrip(":： \t").startswith("{"):
+        inline_json = stripped_rest.lstrip(":： \t")
+    if name.lower() in _FINISH_CALLS:
+        return _finish_outcome(given_input, inside)
+    if given_input:
+        arguments = _arguments_from_input(given_input)
+    elif inside is not None:
+        arguments = _call_arguments(inside)
+    elif inline_json is not None:
+        arguments = _arguments_from_input(inline_json)
+    else:
+        arguments = ([], {})
+    if arguments is None:
+        example = '{"topic": "python"}' if name == "search_courses" else '{"name": "value"}'
+        return _Outcome(error=_BAD_INPUT_JSON.format(name=name, example=example))
+    args, kwargs = arguments
+    return _Outcome(action=ParsedAction(name, args, kwargs, raw))
+
+
+def _undecorate(body: str) -> str:
+    """Strip what models wrap around an action: code fences, backticks, bold, a leading bullet."""
+    text = body.strip()
+    fenced = _FENCE.match(text)
+    if fenced and text.startswith("```"):
+        text = fenced.group(1).strip()
+    text = re.sub(r"^[-*+][ \t]+", "", text)
+    return text.strip().strip("`*").strip()
+
+
+def _locate_name(text: str, first_line: str, known: list[str]) -> tuple[str, int] | None:
+    """The tool name on the Action line and the index in `text` just after it."""
+    best: tuple[int, int, str] | None = None
+    for name in known:
+        pattern = re.escape(name).replace("_", "[_ -]")
+        match = re.search(rf"(?<![A-Za-z0-9_]){pattern}(?![A-Za-z0-9_])", first_line, re.IGNORECASE)
+        if match and (best is None or match.start() < best[0]):
+            best = (match.start(), match.end(), name)
+    if best is not None:
+        return best[2], text.find(first_line) + best[1]
+    offset = text.find(first_line)
+    for pattern in (_CALL_START, _FIRST_IDENTIFIER):
+        match = pattern.search(first_line)
+        if match:
+            return _clean_name(match.group(1)), offset + match.end(1)
+    token = re.match(r"[^\s(（:：,，]+", first_line)
+    return (token.group(0), offset + token.end()) if token else None
+
+
+def _clean_name(name: str) -> str:
+    return name.removeprefix("functions.").strip(".-")
+
+
+def _finish_outcome(given_input: str, inside: str | None) -> _Outcome:
+    """The answer of `finish(...)` / `Action: finish` + `Action Input:`: the single value, else the text."""
+    source = given_input or (inside or "")
+    answer = source.strip()
+    arguments = _arguments_from_input(answer) if given_input else _call_arguments(answer)
+    if arguments is not None:
+        values = [*arguments[0], *arguments[1].values()]
+        if len(values) == 1 and isinstance(values[0], str):
+            answer = values[0]
+    answer = _ANSWER_PREFIX.sub("", answer).strip()
+    return _Outcome(final=answer) if answer else _Outcome(error=_EMPTY_FINAL)
+
+
+def _json_action_outcome(text: str, raw: str) -> _Outcome:
+    """`Action: {"name": ..., "arguments": ...}` or LangChain's `{"action": ..., "action_input": ...}`."""
+    value = _load_json_lenient(text)
+    call = _call_from_object(value, require_arguments=False) if isinstance(value, dict) else None
+    if call is None:
+        return _Outcome(error=_NO_TOOL_NAME)
+    name, arguments = call
+    if re.sub(r"[\s-]+", "_", name.lower()) in _FINISH_NAMES:
+        answer = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+        return _finish_outcome(answer, None) if answer else _Outcome(error=_EMPTY_FINAL)
+    args, kwargs = _split_loaded(arguments)
+    return _Outcome(action=ParsedAction(name, args, kwargs, raw))
+
+
+# --- argument values ---
+
+
+def _arguments_from_input(text: str) -> tuple[list[Any], dict[str, Any]] | None:
+    """Arguments from an Action Input. None when it is meant as JSON but cannot be read as JSON."""
+    body = _strip_fence(text.strip())
+    if not body or body.lower() in ("none", "null", "{}", "无"):
+        return [], {}
+    if body[0] == "{":
+        value = _load_json_lenient(body)
+        return ([], value) if isinstance(value, dict) and value else None
+    if body[0] == "[":
+        value = _load_json_lenient(body)
+        return (value, {}) if isinstance(value, list) else None
+    if body.startswith("(") and _matching_close(body, 0) == len(body) - 1:
+        return _call_arguments(body[1:-1])
+    if "\n" in body:
+        return [body], {}
+    return _call_arguments(body)
+
+
+def _call_arguments(inside: str) -> tuple[list[Any], dict[str, Any]]:
+    """`a, key=value, "quoted, with comma"` → positional and keyword values."""
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for item in _split_top_level(inside):
+        item = item.strip()
+        if not item:
+            continue
+        keyword = _KEYWORD_ITEM.match(item)
+        if keyword:
+            kwargs[keyword.group(1)] = _literal(keyword.group(2))
+        else:
+            args.append(_literal(item))
+    if not kwargs and len(args) == 1 and isinstance(args[0], dict):  # tool({"topic": "x"}): JSON in parens
+        return [], args[0]
+    return args, kwargs
+
+
+def _literal(text: str) -> Any:
+    """A written value as Python: quoted strings unquoted, canonical numbers, booleans, JSON lists/objects."""
+    value = text.strip()
+    quote = _quote_close_at(value, 0) if value else None
+    if quote is not None and value.endswith(quote[0]) and len(value) >= 2 * len(quote[0]):
+        return _unescape(value[len(quote[0]) : -len(quote[0])])
+    if _INT.fullmatch(value):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        return float(value)
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("null", "none"):
+        return None
+    if value.startswith(("{", "[")):
+        loaded = _load_json_lenient(value)
+        if isinstance(loaded, list | dict):
+            return loaded
+    return value
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\([ntr\"'\\])", lambda match: _ESCAPES[match.group(1)], text)
+
+
+def _strip_fence(text: str) -> str:
+    fenced = _FENCE.match(text) if text.startswith("```") else None
+    return fenced.group(1).strip() if fenced else text.strip("`").strip()
+
+
+def _load_json_lenient(text: str) -> Any:
+    """Strict JSON first, then json_repair. None when nothing JSON-like can be read."""
+    body = _strip_fence(text.strip())
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        value = json_repair.loads(body)
+    except Exception:  # json_repair is lenient by design; a crash inside it must not end the run
+        return None
+    return None if value == "" else value
+
+
+def _split_loaded(arguments: Any) -> tuple[list[Any], dict[str, Any]]:
+    if isinstance(arguments, dict):
+        return [], arguments
+    if isinstance(arguments, list):
+        return arguments, {}
+    if isinstance(arguments, str):
+        loaded = _load_json_lenient(arguments) if arguments.strip().startswith(("{", "[")) else None
+        if isinstance(loaded, dict):
+            return [], loaded
+        return ([arguments] if arguments.strip() else []), {}
+    return ([] if arguments is None else [arguments]), {}
+
+
+# --- calls embedded in text (native-tools mode) ---
+
+_NAME_KEYS = ("name", "tool", "tool_name", "action", "function")
+_ARGUMENT_KEYS = ("arguments", "args", "parameters", "action_input", "tool_input", "input", "params")
+
+
+def _call_from_object(value: dict[str, Any], require_arguments: bool) -> tuple[str, Any] | None:
+    """(name, arguments) from the shapes models use for a call; None for any other object."""
+    function = value.get("function")
+    if isinstance(function, dict):
+        value = function
+    name = next((value[key] for key in _NAME_KEYS if isinstance(value.get(key), str)), None)
+    has_arguments = any(key in value for key in _ARGUMENT_KEYS)
+    if not name or not name.strip() or (require_arguments and not has_arguments):
+        return None
+    arguments = next((value[key] for key in _ARGUMENT_KEYS if key in value), {})
+    return _clean_name(name.strip()), arguments
+
+
+def _calls_from_json(text: str, require_arguments: bool) -> list[tuple[str, dict[str, Any]]]:
+    value = _load_json_lenient(text)
+    items = value if isinstance(value, list) else [value]
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for item in items:
+        call = _call_from_object(item, require_arguments) if isinstance(item, dict) else None
+        if call is None or not re.fullmatch(_IDENTIFIER, call[0]):
+            continue
+        _, kwargs = _split_loaded(call[1])
+        calls.append((call[0], kwargs))
+    return calls
+
+
+def _tool_call_tags(content: str) -> list[tuple[str, dict[str, Any]]]:
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for body in re.findall(r"<tool_call>(.*?)(?:</tool_call>|\Z)", content, re.DOTALL | re.IGNORECASE):
+        calls.extend(_calls_from_json(body, require_arguments=False))
+    return calls
+
+
+def _function_tags(content: str) -> list[tuple[str, dict[str, Any]]]:
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for name, body in re.findall(rf"<function=({_IDENTIFIER})>(.*?)(?:</function>|\Z)", content, re.DOTALL):
+        value = _load_json_lenient(body) if body.strip() else {}
+        calls.append((_clean_name(name), value if isinstance(value, dict) else {}))
+    return calls
+
+
+def _fenced_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for body in re.findall(r"```[A-Za-z_]*[ \t]*\n(.*?)```", content, re.DOTALL):
+        if body.strip().startswith(("{", "[")):
+            calls.extend(_calls_from_json(body, require_arguments=True))
+    return calls
+
+
+_FUNCTIONS_PREFIX = re.compile(r"functions\.([A-Za-z_][A-Za-z0-9_-]*)(?:\s|<\|[^|]*\|>|json|[:(])*(\{)")
+
+
+def _functions_prefix_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for match in _FUNCTIONS_PREFIX.finditer(content):
+        opening = match.start(2)
+        close = _matching_close(content, opening)
+        value = _load_json_lenient(content[opening : close + 1 if close is not None else len(content)])
+        if isinstance(value, dict):
+            calls.append((match.group(1), value))
+    return calls
+
+
+def _whole_json_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
+    body = content.strip()
+    if not body.startswith(("{", "[")):
+        return []
+    return _calls_from_json(body, require_arguments=True)

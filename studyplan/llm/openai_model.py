@@ -1,0 +1,230 @@
+"""The ChatModel for any OpenAI-compatible chat completions endpoint: OpenAI, Ollama, vLLM, llama.cpp, ...
+
+Retries of 408/409/429/5xx and connection failures (with backoff that honours Retry-After) are left to the
+openai SDK's `max_retries`; this module turns what is left into `studyplan.errors` types whose one-line
+messages say what to do. The SDK is imported lazily so that `studyplan --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from typing import TYPE_CHECKING, Any
+
+from studyplan.core.events import Usage
+from studyplan.core.model import ModelReply, ToolCall
+from studyplan.errors import (
+    AuthenticationFailed,
+    EndpointUnreachable,
+    ModelError,
+    ModelNotFound,
+    ToolsNotSupported,
+)
+from studyplan.llm.settings import PLACEHOLDER_API_KEY, redact
+
+if TYPE_CHECKING:
+    import openai
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+# Statuses the SDK retries by itself; if one surfaces, every attempt failed.
+_RETRIED_STATUSES = {408, 409, 429}
+_SERVER_MESSAGE_LIMIT = 200
+# "does not support tools" (Ollama), "tool choice requires --enable-auto-tool-choice" (vLLM),
+# "tools param requires --jinja flag" (llama.cpp), "function calling is not supported" (others).
+_MENTIONS_TOOLS = re.compile(r"\btools?\b|tool_choice|tool[ _]calls?|function[ _]call", re.IGNORECASE)
+_SAYS_UNSUPPORTED = re.compile(r"support|not enabled|requires|enable", re.IGNORECASE)
+_MENTIONS_STREAM_OPTIONS = re.compile(r"stream_options|include_usage", re.IGNORECASE)
+
+
+class OpenAIChatModel:
+    """One turn of the conversation through the openai SDK, plain or streamed."""
+
+    offline = False
+
+    def __init__(
+        self,
+        model: str,
+        api_key: str | None,
+        base_url: str | None = None,
+        temperature: float = 0.2,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        stream: bool = False,
+    ) -> None:
+        import openai  # lazy: the SDK takes a noticeable time to import
+
+        self.name = model
+        self.temperature = temperature
+        self.stream = stream
+        self.endpoint = (base_url or OPENAI_BASE_URL).rstrip("/")
+        self._api_key = api_key or PLACEHOLDER_API_KEY
+        self._timeout = timeout
+        attempts = max_retries + 1
+        self._attempts_text = f"{attempts} attempt" if attempts == 1 else f"{attempts} attempts"
+        self._send_stream_options = True  # cleared once the server rejects them
+        self._client = openai.OpenAI(
+            api_key=self._api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatModel(model={self.name!r}, endpoint={self.endpoint!r}, stream={self.stream})"
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        stop: list[str] | None = None,
+    ) -> ModelReply:
+        import openai
+
+        request: dict[str, Any] = {"model": self.name, "messages": messages, "temperature": self.temperature}
+        if tools:
+            request["tools"] = tools
+        if stop:
+            request["stop"] = stop
+        try:
+            return self._complete_streamed(request) if self.stream else self._complete_plain(request)
+        except openai.APIStatusError as err:
+            raise self._status_error(err, tools_sent=bool(tools)) from err
+        except openai.APITimeoutError as err:
+            raise EndpointUnreachable(
+                f"Cannot reach {self.endpoint}: no reply within {self._timeout:g}s "
+                f"after {self._attempts_text}. Check that the server is up, or raise the timeout."
+            ) from err
+        except openai.APIConnectionError as err:
+            raise EndpointUnreachable(
+                f"Cannot reach {self.endpoint}: {_connection_failure(err)}. "
+                "Check that the server is running and the base URL is right."
+            ) from err
+        except openai.APIError as err:  # an error event in the middle of a stream
+            text = self._server_text(err)
+            raise ModelError(f"The endpoint at {self.endpoint} failed mid-reply: {text}") from err
+        except ValueError as err:  # a body that claims to be JSON but is not
+            raise self._not_a_completion() from err
+
+    def _complete_plain(self, request: dict[str, Any]) -> ModelReply:
+        completion = self._client.chat.completions.create(**request)
+        try:
+            # A non-JSON body comes back from the SDK as a str; a JSON body without choices lacks attributes.
+            message = completion.choices[0].message
+            usage = completion.usage
+        except (AttributeError, IndexError, TypeError) as err:
+            raise self._not_a_completion() from err
+        tool_calls = [
+            ToolCall(call.id or f"call_{position}", call.function.name, call.function.arguments or "")
+            for position, call in enumerate(message.tool_calls or [])
+            if getattr(call, "function", None) is not None  # custom (non-function) tools are never offered
+        ]
+        return ModelReply(message.content or None, tool_calls, _usage(usage))
+
+    def _complete_streamed(self, request: dict[str, Any]) -> ModelReply:
+        import openai
+
+        stream_request = {**request, "stream": True}
+        if self._send_stream_options:
+            stream_request["stream_options"] = {"include_usage": True}
+        try:
+            stream = self._client.chat.completions.create(**stream_request)
+        except openai.BadRequestError as err:
+            if "stream_options" not in stream_request or not _MENTIONS_STREAM_OPTIONS.search(str(err.body)):
+                raise
+            # Some servers reject stream_options outright: go without usage figures from now on.
+            self._send_stream_options = False
+            del stream_request["stream_options"]
+            stream = self._client.chat.completions.create(**stream_request)
+        return self._assemble(stream)
+
+    def _assemble(self, stream: openai.Stream[Any]) -> ModelReply:
+        """Join content deltas, and tool-call deltas by their index, into one reply."""
+        content_parts: list[str] = []
+        calls: dict[int, dict[str, Any]] = {}
+        usage: Usage | None = None
+        chunk_count = 0
+        with stream:
+            for chunk in stream:
+                chunk_count += 1
+                if getattr(chunk, "usage", None):
+                    usage = _usage(chunk.usage)
+                for choice in getattr(chunk, "choices", None) or []:
+                    delta = choice.delta
+                    if delta.content:
+                        content_parts.append(delta.content)
+                    for position, call_delta in enumerate(delta.tool_calls or []):
+                        index = getattr(call_delta, "index", None)
+                        key = position if index is None else index
+                        call = calls.setdefault(key, {"id": "", "name": "", "arguments": []})
+                        call["id"] = call["id"] or (call_delta.id or "")
+                        function = call_delta.function
+                        if function is not None:
+                            call["name"] = call["name"] or (function.name or "")
+                            call["arguments"].append(function.arguments or "")
+        if chunk_count == 0:
+            raise self._not_a_completion()
+        tool_calls = [
+            ToolCall(call["id"] or f"call_{index}", call["name"], "".join(call["arguments"]))
+            for index, call in sorted(calls.items())
+        ]
+        return ModelReply("".join(content_parts) or None, tool_calls, usage)
+
+    def _status_error(self, err: openai.APIStatusError, tools_sent: bool) -> ModelError:
+        status = err.status_code
+        text = self._server_text(err)
+        if status in (401, 403):
+            return AuthenticationFailed(
+                f"The endpoint at {self.endpoint} refused the API key (HTTP {status}). Check OPENAI_API_KEY."
+            )
+        if status == 404 or err.code == "model_not_found":
+            return ModelNotFound(
+                f"Model '{self.name}' is not available at {self.endpoint} (HTTP {status}). "
+                "Check --model, and that the base URL ends in /v1."
+            )
+        rejects_tools = _MENTIONS_TOOLS.search(text) and _SAYS_UNSUPPORTED.search(text)
+        if status in (400, 422) and tools_sent and rejects_tools:
+            return ToolsNotSupported(
+                f"Model '{self.name}' at {self.endpoint} does not accept tools (HTTP {status}): {text}"
+            )
+        if status in _RETRIED_STATUSES or status >= 500:
+            return ModelError(
+                f"The endpoint at {self.endpoint} returned HTTP {status} after {self._attempts_text}: "
+                f"{text}. Try again later."
+            )
+        return ModelError(f"The endpoint at {self.endpoint} rejected the request (HTTP {status}): {text}")
+
+    def _server_text(self, err: openai.APIError) -> str:
+        """The server's own error message, on one short line and without the key."""
+        body = err.body  # the SDK has already unwrapped {"error": ...}
+        if isinstance(body, dict):
+            body = body.get("message") or body.get("detail") or body
+        text = " ".join(str(body if body is not None else err.message).split())
+        if len(text) > _SERVER_MESSAGE_LIMIT:
+            text = text[: _SERVER_MESSAGE_LIMIT - 1] + "…"
+        return redact(text, [self._api_key])
+
+    def _not_a_completion(self) -> ModelError:
+        return ModelError(
+            f"The endpoint at {self.endpoint} returned a reply that is not an OpenAI chat completion. "
+            "Check that the base URL points at an OpenAI-compatible API (usually ending in /v1)."
+        )
+
+
+def _usage(usage: Any) -> Usage | None:
+    if usage is None:
+        return None
+    return Usage(getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
+
+
+def _connection_failure(err: Exception) -> str:
+    """Name the root cause of a connection error in a few words."""
+    cause: BaseException | None = err
+    while cause is not None:
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(cause, socket.gaierror):
+            return "the host name could not be resolved"
+        cause = cause.__cause__ or cause.__context__
+    text = str(err.__cause__ or err).lower()
+    if "refused" in text:
+        return "connection refused"
+    if "name or service" in text or "nodename" in text or "getaddrinfo" in text:
+        return "the host name could not be resolved"
+    return "the connection failed"

@@ -1,0 +1,161 @@
+"""The agent's tools: plain functions whose schemas are derived by `studyplan.core.tools`.
+
+Each returns the observation text the model reads next, written to serve the model's next decision
+(the second article, 6.1): readable lines, not raw JSON. A tool that cannot do its job raises ToolError;
+the loop turns that into an observation the model can act on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+from dateutil import parser as date_parser
+from dateutil.rrule import WEEKLY, rrule
+
+from studyplan.core.tools import Tool, ToolContext, ToolRegistry, tool_from_function
+from studyplan.domain import vocabulary
+from studyplan.domain.catalog import format_search_result
+from studyplan.domain.checks import check_plan
+from studyplan.errors import ToolError
+from studyplan.paths import display_path
+
+SEARCH_LIMIT = 8
+MAX_CALENDAR_WEEKS = 156  # three years, the longest plan a goal may ask for
+MAX_FILENAME_LENGTH = 120
+# Names Windows refuses whatever the extension; refusing them everywhere keeps plans portable.
+_RESERVED_NAMES = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(1, 10)),
+    *(f"lpt{i}" for i in range(1, 10)),
+}
+_SAFE_FILENAME = re.compile(r"^\w[\w.\- ]*\.md$")  # \w includes CJK letters
+
+
+def get_current_date(ctx: ToolContext) -> str:
+    """Get today's date with its weekday and ISO week. Call it before working out any start date, end date or
+    week of the plan: never guess the date."""
+    today = ctx.today
+    return f"{today.isoformat()} ({today:%A}, ISO week {today.isocalendar().week})"
+
+
+def search_courses(
+    ctx: ToolContext, topic: str, level: Literal["beginner", "intermediate", "advanced"] | None = None
+) -> str:
+    """Search the local course catalog by topic and level. Returns each matching course's id, name, provider,
+    level, length (weeks × hours per week) and prerequisites. Only courses returned here may appear in a plan.
+
+    Args:
+        topic: The subject in Chinese or English, e.g. "机器学习", "machine learning", "python", "SQL".
+        level: Optional difficulty: beginner (零基础/入门), intermediate or advanced.
+    """
+    normalized_level = vocabulary.normalize_level(level) if level else None
+    matches = ctx.catalog.search(topic, normalized_level)
+    return format_search_result(
+        matches[:SEARCH_LIMIT],
+        total=len(matches),
+        limit=SEARCH_LIMIT,
+        topic=topic,
+        level=normalized_level,
+        known_topics=ctx.catalog.topics(),
+    )
+
+
+def plan_calendar(start_date: str, weeks: int) -> str:
+    """List the exact 7-day weeks of a plan, with weekdays, so that week ranges are copied rather than computed.
+
+    Args:
+        start_date: The first day of the plan, YYYY-MM-DD.
+        weeks: How many weeks the plan lasts.
+    """
+    try:
+        start = date_parser.isoparse(start_date).date()
+    except ValueError as exc:
+        raise ToolError(f"start_date {start_date!r} is not a date in YYYY-MM-DD form") from exc
+    if not 1 <= weeks <= MAX_CALENDAR_WEEKS:
+        raise ToolError(f"weeks must be between 1 and {MAX_CALENDAR_WEEKS}, got {weeks}")
+    lines = []
+    for number, week_start in enumerate(rrule(WEEKLY, dtstart=start, count=weeks), start=1):
+        first = week_start.date()
+        last = date.fromordinal(first.toordinal() + 6)
+        lines.append(f"Week {number}: {first.isoformat()} ({first:%a}) – {last.isoformat()} ({last:%a})")
+    end = date.fromordinal(start.toordinal() + 7 * weeks - 1)
+    lines.append(f"The plan runs from {start.isoformat()} ({start:%A}) to {end.isoformat()} ({end:%A}).")
+    return "\n".join(lines)
+
+
+def save_plan(ctx: ToolContext, content: str, filename: str) -> str:
+    """Check the finished Markdown plan and save it in the plans folder. A plan with a course not in the catalog,
+    week dates that are not consecutive 7-day weeks, fewer than 3 phases, a phase without self-checks, or more
+    course hours than the weekly time without a time note is refused with the reasons. Never overwrites a file.
+
+    Args:
+        content: The complete plan in Markdown, following the plan template.
+        filename: A plain file name ending in .md, e.g. "machine-learning-12w.md" (no folders).
+    """
+    name = _checked_filename(filename)
+    problems = check_plan(content, ctx.catalog, ctx.today)
+    if problems:
+        listed = "\n".join(f"- {problem}" for problem in problems)
+        raise ToolError(f"plan rejected, nothing was saved. Fix these and call save_plan again:\n{listed}")
+    path = write_new_file(ctx.plans_dir, name, content)
+    ctx.saved_plans.append(path)
+    note = "" if path.name == name else f" ({name} already existed, so it was saved under a new name)"
+    return f"Saved plan to {display_path(path)}{note}"
+
+
+def _checked_filename(filename: str) -> str:
+    name = filename.strip()
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise ToolError(
+            f"filename {filename!r} must be a plain file name inside the plans folder, without folders"
+        )
+    if not name.lower().endswith(".md"):
+        raise ToolError(f"filename {filename!r} must end with .md")
+    if len(name) > MAX_FILENAME_LENGTH:
+        raise ToolError(f"filename is too long ({len(name)} characters, at most {MAX_FILENAME_LENGTH})")
+    if name.split(".")[0].lower() in _RESERVED_NAMES or not _SAFE_FILENAME.match(name):
+        raise ToolError(
+            f"filename {filename!r} is not allowed; use letters, digits, '-' and '_' and end with .md"
+        )
+    return name
+
+
+def write_new_file(folder: Path, name: str, content: str) -> Path:
+    """Write `content` to folder/name atomically without ever replacing an existing file.
+
+    The text goes to a temporary file first and is then hard-linked into place: link() fails if the name
+    exists (even as a dangling symlink), so a user's file is never overwritten and no partial plan is ever
+    visible. On a clash the next free name (`name-2.md`, `name-3.md`, ...) is used.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    real_folder = folder.resolve()
+    stem, suffix = os.path.splitext(name)
+    fd, temporary = tempfile.mkstemp(dir=real_folder, prefix=".studyplan-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:  # bytes as given: .ics needs CRLF
+            handle.write(content if content.endswith("\n") else content + "\n")
+        for attempt in range(1, 1000):
+            candidate = real_folder / (name if attempt == 1 else f"{stem}-{attempt}{suffix}")
+            try:
+                os.link(temporary, candidate)
+            except FileExistsError:
+                continue
+            return candidate
+        raise ToolError(f"could not find a free file name for {name}")
+    finally:
+        os.unlink(temporary)
+
+
+def build_registry(context: ToolContext) -> ToolRegistry:
+    """The tools the study-plan agent may call, in the order the prompt lists them."""
+    functions = [get_current_date, search_courses, plan_calendar, save_plan]
+    tools: list[Tool] = [tool_from_function(function) for function in functions]
+    return ToolRegistry(tools, context)
