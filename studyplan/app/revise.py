@@ -12,6 +12,7 @@ import glob
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from difflib import SequenceMatcher
@@ -171,8 +172,9 @@ def diff_plans(before: PlanDoc, after: PlanDoc, catalog: Catalog | None = None) 
 
 
 def _similarity(before: Week, after: Week, catalog: Catalog | None) -> float:
-    old, new = week_content(before, catalog), week_content(after, catalog)
-    shared_courses = len(set(old[0]) & set(new[0])) / max(len(set(old[0]) | set(new[0])), 1)  # type: ignore[arg-type]
+    old_courses = {_course_key(ref, catalog) for ref in before.courses}
+    new_courses = {_course_key(ref, catalog) for ref in after.courses}
+    shared_courses = len(old_courses & new_courses) / max(len(old_courses | new_courses), 1)
     return shared_courses + SequenceMatcher(a=before.content, b=after.content, autojunk=False).ratio()
 
 
@@ -377,7 +379,7 @@ def save_revision(ctx: ToolContext, content: str) -> str:
 
 def build_revision_registry(context: ToolContext) -> ToolRegistry:
     """The revision agent's tools: the planning tools (without save_plan), read_plan and save_revision."""
-    functions = [get_current_date, read_plan, search_courses, plan_calendar, save_revision]
+    functions: list[Callable[..., str]] = [get_current_date, read_plan, search_courses, plan_calendar, save_revision]
     tools: list[Tool] = [tool_from_function(function) for function in functions]
     return ToolRegistry(tools, context)
 
@@ -432,7 +434,7 @@ def run_revision(options: RunOptions, plan_path: Path, console: Console | None =
     if settings.offline:
         from studyplan.planner.offline_reviser import OfflineReviser
 
-        model = OfflineReviser(catalog)
+        model: ChatModel = OfflineReviser(catalog)
     else:
         model = build_model(settings, catalog, options.stream)
     context = ToolContext(

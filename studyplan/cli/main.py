@@ -66,12 +66,13 @@ class DefaultCommandGroup(TyperGroup):
 
     default_command = "plan"
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    # typer.Context subclasses the vendored click Context the base class names; the override is sound.
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
 
-    def invoke(self, ctx: typer.Context) -> object:
+    def invoke(self, ctx: typer.Context) -> object:  # type: ignore[override]
         # Typer would turn Ctrl-C into a silent exit; make it an error the edge below reports.
         try:
             return super().invoke(ctx)

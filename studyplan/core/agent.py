@@ -11,7 +11,7 @@ import json
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from studyplan.core.arguments import bind_arguments, coerce_arguments, parse_json_arguments, validate_arguments
 from studyplan.core.encoding import Decision, ModelProtocol, NativeToolsProtocol, PlannedCall
@@ -91,7 +91,7 @@ class Agent:
         self.protocol = protocol or NativeToolsProtocol()
 
     def system_prompt(self, goal: str) -> str:
-        lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in goal) else "en"
+        lang: Literal["zh", "en"] = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in goal) else "en"
         prompt = load_text("system.md").replace("{plan_template}", plan_template(lang))
         prompt = prompt.replace("{max_steps}", str(self.config.max_steps))
         return prompt + self.protocol.system_prompt_extra(self.registry)

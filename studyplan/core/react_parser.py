@@ -517,8 +517,8 @@ def _locate_name(text: str, first_line: str, known: list[str]) -> tuple[str, int
     if best is not None:
         return best[2], text.find(first_line) + best[1]
     offset = text.find(first_line)
-    for pattern in (_CALL_START, _FIRST_IDENTIFIER):
-        match = pattern.search(first_line)
+    for start_pattern in (_CALL_START, _FIRST_IDENTIFIER):
+        match = start_pattern.search(first_line)
         if match:
             return _clean_name(match.group(1)), offset + match.end(1)
     token = re.match(r"[^\s(（:：,，]+", first_line)
@@ -668,7 +668,7 @@ def _call_from_object(value: dict[str, Any], require_arguments: bool) -> tuple[s
     has_arguments = any(key in value for key in _ARGUMENT_KEYS)
     if not name or not name.strip() or (require_arguments and not has_arguments):
         return None
-    arguments = next((value[key] for key in _ARGUMENT_KEYS if key in value), {})
+    arguments: Any = next((value[key] for key in _ARGUMENT_KEYS if key in value), {})
     return _clean_name(name.strip()), arguments
 
 

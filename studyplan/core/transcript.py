@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from studyplan.core.memory import is_summary, read_summary
 
@@ -28,7 +28,7 @@ class Transcript:
     exchanges: list[Exchange]
 
     @classmethod
-    def read(cls, messages: list[dict[str, Any]]) -> Transcript:
+    def read(cls, messages: list[dict[str, Any]]) -> Self:
         first_user = next((message_text(m) for m in messages if m.get("role") == "user"), "")
         exchanges: list[Exchange] = []
         by_id: dict[str, Exchange] = {}

@@ -270,8 +270,7 @@ def choose_courses(
                     if not met(course, covered, taken):
                         continue
                     further = topic != goal.topic or _level_rank(course.level) > _level_rank(goal.level)
-                    role: Role = "advanced" if further else "core"
-                    picks.append((course, topic, role))
+                    picks.append((course, topic, "advanced" if further else "core"))
                     fillers.add(course.id)
                     covered.update(course.topics)
                     remaining -= course.total_hours + packing_hours
@@ -465,7 +464,7 @@ def fit_timetable(courses: list[ChosenCourse], weeks: int, hours_per_week: float
         for avoid_slivers, tight in ((True, False), (False, False), (False, True)):
             slots = schedule(scaled, shortest_course_weeks, hours_per_week, avoid_slivers, tight)
             if slots is not None:
-                padding = [[] for _ in range(weeks - shortest_course_weeks)]
+                padding: list[list[Any]] = [[] for _ in range(weeks - shortest_course_weeks)]
                 return Timetable(scaled, hours_per_week, slots + padding)
         return None
 
@@ -1106,8 +1105,7 @@ class _Turn:
             for phase in plan.phases
             if phase.weeks
         )
-        courses = self._join([f"[{ref}]" if self.catalog.get(ref) is None else self.catalog.get(ref).name
-                              for ref in plan.resources])
+        courses = self._join([_course_name(self.catalog, ref) for ref in plan.resources])
         time_note = words["final_time_note"].format(note=plan.time_note) if plan.time_note else ""
         separator = " " if goal.lang == "en" else ""
         assumptions = (
@@ -1130,3 +1128,8 @@ class _Turn:
 
 def _ids(selection: Selection) -> list[str]:
     return [chosen.course.id for chosen in selection.courses]
+
+
+def _course_name(catalog: Catalog, course_id: str) -> str:
+    course = catalog.get(course_id)
+    return f"[{course_id}]" if course is None else course.name

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -156,6 +157,6 @@ def write_new_file(folder: Path, name: str, content: str) -> Path:
 
 def build_registry(context: ToolContext) -> ToolRegistry:
     """The tools the study-plan agent may call, in the order the prompt lists them."""
-    functions = [get_current_date, search_courses, plan_calendar, save_plan]
+    functions: list[Callable[..., str]] = [get_current_date, search_courses, plan_calendar, save_plan]
     tools: list[Tool] = [tool_from_function(function) for function in functions]
     return ToolRegistry(tools, context)

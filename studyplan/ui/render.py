@@ -488,7 +488,7 @@ def render_goal_result(console: Console, result: GoalResult) -> None:
     if result.saved and result.plan_path is not None:
         mark, style, outcome = "✓", "green", display_path(Path(result.plan_path))
     elif result.status in STATUS_MESSAGES:
-        mark, style, outcome = "⚠", "yellow", STATUS_MESSAGES[result.status]  # type: ignore[index]
+        mark, style, outcome = "⚠", "yellow", STATUS_MESSAGES[result.status]
     else:
         mark, style = ("✗", "yellow") if result.status == "rejected" else ("✗", "red")
         outcome = " ".join((result.error or result.status).split())
