@@ -310,3 +310,78 @@ def test_catalog_built_in_memory_checks_duplicates() -> None:
     course = Course("x", "X", None, "P", "https://example.org", ("python",), "beginner", 1, 1.0, (), "")
     with pytest.raises(CatalogError, match=r"<memory>: course #2 \('x'\): duplicate id"):
         Catalog([course, course])
+
+
+# --- formats and units (the course's own public outline) --------------------------------------------------
+
+UNITS = [
+    {"label": "Week 0", "title": "Scratch", "hours": 6, "kind": "videos"},
+    {"label": "Week 1", "title": "C", "hours": 10.5, "kind": "exercises"},
+    {"title": "Final Project", "hours": 20, "kind": "project"},
+]
+
+
+def test_units_format_and_syllabus_load_in_order(tmp_path: Path) -> None:
+    entry = course_entry(format="video_course", units=UNITS, syllabus_url="https://example.org/syllabus")
+    course = Catalog.load(write_catalog(tmp_path, [entry])).courses[0]
+    assert course.format == "video_course"
+    assert course.syllabus_url == "https://example.org/syllabus"
+    assert [unit.display_title for unit in course.units] == ["Week 0 · Scratch", "Week 1 · C", "Final Project"]
+    assert [unit.hours for unit in course.units] == [6.0, 10.5, 20.0]
+    assert [unit.kind for unit in course.units] == ["videos", "exercises", "project"]
+    assert course.unit_hours == 36.5
+
+
+def test_a_course_without_units_or_format_still_loads(tmp_path: Path) -> None:
+    course = Catalog.load(write_catalog(tmp_path, [course_entry()])).courses[0]
+    assert (course.format, course.units, course.syllabus_url, course.unit_hours) == (None, (), None, 0)
+
+
+def with_unit(**changes: Any) -> dict[str, Any]:
+    unit = {"title": "Loops", "hours": 3, "kind": "reading", **changes}
+    return course_entry("broken", units=[UNITS[0], {k: v for k, v in unit.items() if v is not None}],
+                        syllabus_url="https://example.org/outline")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [(with_unit(hours=0), "course #2 ('broken'): unit #2 ('Loops'): 'hours' must be a number greater than 0"),
+     (with_unit(hours="3h"), "('broken'): unit #2 ('Loops'): 'hours' must be a number"),
+     (with_unit(hours=True), "('broken'): unit #2 ('Loops'): 'hours' must be a number"),
+     (with_unit(hours=None), "('broken'): unit #2 ('Loops'): 'hours' must be a number"),
+     (with_unit(title=" "), "('broken'): unit #2: 'title' must be a non-empty string"),
+     (with_unit(title=None), "('broken'): unit #2: 'title' must be a non-empty string"),
+     (with_unit(kind="lecture"), "('broken'): unit #2 ('Loops'): unknown kind 'lecture' (expected one of: videos"),
+     (with_unit(label=""), "('broken'): unit #2 ('Loops'): 'label' must be a non-empty string"),
+     (with_unit(minutes=30), "('broken'): unit #2 ('Loops'): unknown field 'minutes'"),
+     (course_entry("broken", units={"title": "x"}, syllabus_url="https://e.org"), "'units' must be a list"),
+     (course_entry("broken", units=["Week 1"], syllabus_url="https://e.org"), "unit #1: expected a JSON object"),
+     (course_entry("broken", units=UNITS), "('broken'): 'syllabus_url' is required when 'units' are given"),
+     (course_entry("broken", units=UNITS, syllabus_url="www.e.org"), "'syllabus_url' must start with https://"),
+     (course_entry("broken", format="mooc"), "('broken'): unknown format 'mooc' (expected one of: video_course")],
+)  # fmt: skip
+def test_malformed_unit_or_format_is_reported_on_one_line(tmp_path: Path, entry: Any, problem: str) -> None:
+    path = write_catalog(tmp_path, [course_entry(), entry])
+    with pytest.raises(CatalogError) as caught:
+        Catalog.load(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ")
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_every_shipped_course_has_a_format(shipped: Catalog) -> None:
+    assert [course.id for course in shipped if course.format is None] == []
+
+
+def test_shipped_units_are_well_formed_and_sourced(shipped: Catalog) -> None:
+    with_units = [course for course in shipped if course.units]
+    assert len(with_units) >= 1
+    for course in with_units:
+        assert course.syllabus_url and course.syllabus_url.startswith("https://"), course.id
+        titles = [unit.display_title for unit in course.units]
+        assert len(titles) == len(set(titles)), f"{course.id}: a unit title repeats"
+        # The catalog's weeks × hours and the outline's hours describe the same course: they must agree.
+        assert 0.75 <= course.unit_hours / course.total_hours <= 1.25, (
+            f"{course.id}: units sum to {course.unit_hours:g} h, weeks × hours_per_week is {course.total_hours:g} h"
+        )

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rapidfuzz import fuzz, process, utils
 
@@ -27,7 +27,48 @@ CATALOG_ENV_VAR = "STUDYPLAN_CATALOG"
 CATALOG_FILE_NAME = "courses.json"
 CATALOG_VERSION = 1
 _MAX_HOURS_PER_WEEK = 168  # hours in a week
+_MAX_UNIT_HOURS = 500  # more than any one week, chapter or lesson of a real course; catches typos
 _CLOSEST_CUTOFF = 60  # rapidfuzz WRatio below this is noise, not a suggestion
+
+# What kind of resource a course is, so a plan's tasks fit it (no "watch the videos" for a book).
+CourseFormat = Literal[
+    "video_course", "interactive_course", "book", "website", "srs_app", "exam_prep", "project"
+]
+COURSE_FORMATS: tuple[CourseFormat, ...] = (
+    "video_course",  # recorded lectures, usually with quizzes or assignments (Coursera, edX, OCW, YouTube)
+    "interactive_course",  # lessons done in the browser with checked exercises (freeCodeCamp, Kaggle Learn)
+    "book",  # a book or book-like tutorial read chapter by chapter (Py4E book, d2l, Tae Kim)
+    "website",  # a documentation site or article series (MDN, web.dev, javascript.info)
+    "srs_app",  # a spaced-repetition app with daily lessons and reviews (WaniKani)
+    "exam_prep",  # a course preparing for one exam (IELTS, TOEFL)
+    "project",  # a path built around projects the learner builds (The Odin Project, Zoomcamps)
+)
+# The kind of work a unit is.
+UnitKind = Literal["videos", "reading", "exercises", "project", "quiz", "mock_exam", "srs"]
+UNIT_KINDS: tuple[UnitKind, ...] = (
+    "videos",  # watch lectures
+    "reading",  # read chapters or articles
+    "exercises",  # problem sets, coding exercises, labs
+    "project",  # build something that exists at the end
+    "quiz",  # a short graded check
+    "mock_exam",  # a full or sectional practice test under exam conditions
+    "srs",  # spaced-repetition lessons and daily reviews
+)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One step of a course's own public outline (a week, a chapter, a lesson), in the outline's order."""
+
+    title: str  # as on the outline, e.g. "Algorithms", "Loops and Iteration"
+    hours: float  # estimated study hours, > 0
+    kind: UnitKind
+    label: str | None = None  # the outline's own numbering, e.g. "Week 3", "Chapter 5"; None if it has none
+
+    @property
+    def display_title(self) -> str:
+        """The title with the outline's numbering ("Week 3 · Algorithms"), or the title alone."""
+        return f"{self.label} · {self.title}" if self.label else self.title
 
 
 @dataclass(frozen=True)
@@ -43,10 +84,18 @@ class Course:
     hours_per_week: float
     prerequisites: tuple[str, ...]  # course ids
     description: str  # one line
+    format: CourseFormat | None = None  # None when the catalog does not say
+    units: tuple[Unit, ...] = ()  # the public outline in order; () when the catalog does not know it
+    syllabus_url: str | None = None  # where `units` come from; set whenever units are
 
     @property
     def total_hours(self) -> float:
         return self.weeks * self.hours_per_week
+
+    @property
+    def unit_hours(self) -> float:
+        """The hours of all units (0 when the course has none)."""
+        return sum(unit.hours for unit in self.units)
 
 
 class Catalog:
@@ -344,6 +393,17 @@ def _parse_course(raw: Any, position: int, source: str) -> Course:
         raise fail(f"'hours_per_week' must be a number greater than 0 and at most {_MAX_HOURS_PER_WEEK}")
     name_zh = raw.get("name_zh")
     description = raw.get("description")
+    course_format = raw.get("format")
+    if course_format is not None and course_format not in COURSE_FORMATS:
+        raise fail(f"unknown format {course_format!r} (expected one of: {', '.join(COURSE_FORMATS)})")
+    units = _parse_units(raw.get("units"), fail)
+    syllabus_url = raw.get("syllabus_url")
+    if syllabus_url is not None:
+        syllabus_url = text("syllabus_url", syllabus_url)
+        if not syllabus_url.startswith(("https://", "http://")):
+            raise fail("'syllabus_url' must start with https:// or http://")
+    elif units:
+        raise fail("'syllabus_url' is required when 'units' are given (the outline the units come from)")
     return Course(
         id=course_id,
         name=text("name", required("name")),
@@ -356,4 +416,39 @@ def _parse_course(raw: Any, position: int, source: str) -> Course:
         hours_per_week=float(hours),
         prerequisites=tuple(text_list("prerequisites", raw.get("prerequisites", []))),
         description="" if description is None else text("description", description),
+        format=course_format,
+        units=units,
+        syllabus_url=syllabus_url,
     )
+
+
+def _parse_units(raw_units: Any, fail: Callable[[str], CatalogError]) -> tuple[Unit, ...]:
+    """The 'units' list of one course; `fail` prefixes the file and course to a problem."""
+    if raw_units is None:
+        return ()
+    if not isinstance(raw_units, list):
+        raise fail("'units' must be a list of unit objects")
+    units: list[Unit] = []
+    for number, raw in enumerate(raw_units, start=1):
+        if not isinstance(raw, dict):
+            raise fail(f"unit #{number}: expected a JSON object, got {type(raw).__name__}")
+        title = raw.get("title")
+        where = f"unit #{number}"
+        if isinstance(title, str) and title.strip():
+            where += f" ('{title.strip()}')"
+        else:
+            raise fail(f"{where}: 'title' must be a non-empty string")
+        hours = raw.get("hours")
+        if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= _MAX_UNIT_HOURS:
+            raise fail(f"{where}: 'hours' must be a number greater than 0 and at most {_MAX_UNIT_HOURS}")
+        kind = raw.get("kind")
+        if kind not in UNIT_KINDS:
+            raise fail(f"{where}: unknown kind {kind!r} (expected one of: {', '.join(UNIT_KINDS)})")
+        label = raw.get("label")
+        if label is not None and (not isinstance(label, str) or not label.strip()):
+            raise fail(f"{where}: 'label' must be a non-empty string when given")
+        unknown = sorted(set(raw) - {"title", "hours", "kind", "label"})
+        if unknown:
+            raise fail(f"{where}: unknown field '{unknown[0]}' (unit fields: title, hours, kind, label)")
+        units.append(Unit(title.strip(), float(hours), kind, None if label is None else label.strip()))
+    return tuple(units)
