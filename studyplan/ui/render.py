@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from studyplan.app.evaluate import EvalReport
     from studyplan.app.export import ExportResult
     from studyplan.app.progress import CheckinResult, StatusReport
-    from studyplan.app.revise import PlanDiff, WeekChange
+    from studyplan.domain.diff import PlanDiff, WeekChange
     from studyplan.domain.document import Week
 
 OFFLINE_MODEL_LABEL = "offline — built-in rule-based planner, no network"
