@@ -61,7 +61,11 @@ def _course_key(ref: str, catalog: Catalog | None) -> str:
     return course.id if course else _squash(ref).lower()
 
 
-def week_content(week: Week, catalog: Catalog | None = None) -> tuple[object, ...]:
+# A week's content: course keys, content, tasks, deliverable (spacing squashed).
+WeekContent = tuple[tuple[str, ...], str, tuple[str, ...], str]
+
+
+def week_content(week: Week, catalog: Catalog | None = None) -> WeekContent:
     """What a week asks of the learner, whatever its number and dates (spacing and course naming ignored)."""
     return (
         tuple(_course_key(ref, catalog) for ref in week.courses),
@@ -83,9 +87,8 @@ def changed_fields(before: Week, after: Week, catalog: Catalog | None) -> tuple[
         fields.append("number")
     if (before.start, before.end) != (after.start, after.end):
         fields.append("dates")
-    for name, old_value, new_value in zip(("courses", "content", "tasks", "deliverable"), old, new, strict=True):
-        if old_value != new_value:
-            fields.append(name)  # type: ignore[arg-type]
+    names: tuple[WeekField, ...] = ("courses", "content", "tasks", "deliverable")
+    fields += [name for name, old_value, new_value in zip(names, old, new, strict=True) if old_value != new_value]
     return tuple(fields)
 
 
@@ -124,7 +127,8 @@ def diff_plans(before: PlanDoc, after: PlanDoc, catalog: Catalog | None = None) 
 
 def _similarity(before: Week, after: Week, catalog: Catalog | None) -> float:
     old, new = week_content(before, catalog), week_content(after, catalog)
-    shared_courses = len(set(old[0]) & set(new[0])) / max(len(set(old[0]) | set(new[0])), 1)  # type: ignore[arg-type]
+    old_courses, new_courses = set(old[0]), set(new[0])
+    shared_courses = len(old_courses & new_courses) / max(len(old_courses | new_courses), 1)
     return shared_courses + SequenceMatcher(a=before.content, b=after.content, autojunk=False).ratio()
 
 
