@@ -27,8 +27,13 @@ from studyplan.core.tools import Tool, ToolContext, ToolRegistry, tool_from_func
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.checks import check_plan
 from studyplan.domain.diff import PlanDiff, changed_fields, describe_diff, diff_plans, format_weeks, week_signature
-from studyplan.domain.document import Lang, PlanDoc, parse_plan, plan_template
+from studyplan.domain.document import PlanDoc, parse_plan, plan_template
+from studyplan.engine.pace import Pace as Pace  # re-exported: the revise use case's public API
+from studyplan.engine.pace import WeekRecord
+from studyplan.engine.pace import measure_pace as pace_from_weeks
+from studyplan.engine.pace import replan_request as replan_request
 from studyplan.errors import PlanFileError, ToolError, UsageError
+from studyplan.lang import Lang
 from studyplan.paths import display_path, read_user_file
 from studyplan.planner.tools import get_current_date, plan_calendar, search_courses, write_new_file
 from studyplan.prompts import load_text
@@ -50,8 +55,6 @@ _SAVED = re.compile(
     r"^Saved the revision to (?P<path>.+?) \(the previous version is kept as (?P<version>.+?)\)\.$", re.MULTILINE
 )
 # Measured pace that calls for a replan: a week or more off the calendar, or hours a quarter off the plan.
-REPLAN_MIN_DAYS = 4
-REPLAN_HOURS_TOLERANCE = 0.25
 
 
 # --- progress ------------------------------------------------------------------------------------------
@@ -301,56 +304,7 @@ def run_revision(options: RunOptions, plan_path: Path, console: Console | None =
 # --- replanning from the measured pace -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Pace:
-    done_weeks: list[int]
-    days_ahead: int  # negative: behind the calendar
-    measured_hours: float | None  # hours actually spent per week, where check-ins recorded hours
-    planned_hours: float
-
-    @property
-    def off_pace(self) -> bool:
-        hours_off = self.measured_hours is not None and (
-            abs(self.measured_hours - self.planned_hours) > REPLAN_HOURS_TOLERANCE * self.planned_hours
-        )
-        return abs(self.days_ahead) >= REPLAN_MIN_DAYS or hours_off
-
-
 def measure_pace(report: StatusReport) -> Pace:
-    """Done weeks, days ahead/behind and hours per week actually spent, from a status report."""
-    finished_weeks = [s for s in report.weeks if (s.done or s.week.end < report.today) and s.spent_hours > 0]
-    measured = sum(s.spent_hours for s in finished_weeks) / len(finished_weeks) if finished_weeks else None
-    return Pace(
-        done_weeks=[s.week.number for s in report.weeks if s.done],
-        days_ahead=report.days_ahead,
-        measured_hours=round(measured, 1) if measured is not None else None,
-        planned_hours=report.plan.hours_per_week,
-    )
-
-
-def replan_request(pace: Pace, lang: Lang) -> str:
-    """The request sentence revise gets for a replan, e.g. "按实际进度重新安排：已完成第1-2周，落后5天"."""
-    zh = lang == "zh"
-    parts = []
-    if pace.done_weeks:
-        weeks = format_weeks(pace.done_weeks)
-        word = "week" if len(pace.done_weeks) == 1 else "weeks"
-        parts.append(f"已完成第{weeks}周" if zh else f"{word} {weeks} done")
-    else:
-        parts.append("还没有完成的周" if zh else "no week done yet")
-    days = abs(pace.days_ahead)
-    if pace.days_ahead < 0:
-        parts.append(f"落后{days}天" if zh else f"{days} days behind")
-    elif pace.days_ahead > 0:
-        parts.append(f"领先{days}天" if zh else f"{days} days ahead")
-    else:
-        parts.append("进度与计划一致" if zh else "on schedule")
-    if pace.measured_hours is not None and pace.measured_hours != pace.planned_hours:
-        measured, planned = f"{pace.measured_hours:g}", f"{pace.planned_hours:g}"
-        parts.append(
-            f"实际每周约{measured}小时（计划{planned}小时）"
-            if zh
-            else f"actually about {measured} hours per week (planned {planned})"
-        )
-    return ("按实际进度重新安排：" + "，".join(parts)) if zh else ("Replan from measured pace: " + ", ".join(parts))
-
+    """The pace a status report shows (see studyplan.engine.pace)."""
+    records = [WeekRecord(s.week.number, s.week.end, s.done, s.spent_hours) for s in report.weeks]
+    return pace_from_weeks(records, report.today, report.days_ahead, report.plan.hours_per_week)

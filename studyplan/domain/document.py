@@ -15,15 +15,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from studyplan.errors import PlanFileError
+from studyplan.lang import LANGS, Lang, detect_lang
 
 if TYPE_CHECKING:
     from studyplan.domain.catalog import Catalog, Course
 
-Lang = Literal["zh", "en"]
-LANGS: tuple[Lang, ...] = ("zh", "en")
 
 
 @dataclass
@@ -375,8 +374,7 @@ class _Scanner:
         self._close_week()
         if self.time_note_lines:
             self.scan.time_note = "\n".join(self.time_note_lines)
-        has_cjk = re.search(r"[\u4e00-\u9fff]", self.scan.title or self.text)
-        self.scan.lang = self.week_lang or ("zh" if has_cjk else "en")
+        self.scan.lang = self.week_lang or detect_lang(self.scan.title or self.text)
         return self.scan
 
     # headings

@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Level
 from studyplan.errors import UsageError
-
-Lang = Literal["zh", "en"]
+from studyplan.lang import Lang, detect_lang
 
 MIN_WEEKS = 1
 MAX_WEEKS = 156  # three years
@@ -98,7 +97,6 @@ def _number(token: str) -> float:
 
 # --- language, topics, level ---------------------------------------------------------------------------
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_BREAK = re.compile(r"[，,。；;！!？?\n]|\bbut\b|但是?|不过")
 
 # What the learner already knows: the captured span is searched for topics.
@@ -140,10 +138,6 @@ _LEVEL_PATTERNS: list[tuple[Level, re.Pattern[str]]] = [
         ),
     ),
 ]
-
-
-def _detect_lang(text: str) -> Lang:
-    return "zh" if _CJK.search(text) else "en"
 
 
 def _known_topics(text: str) -> list[str]:
@@ -451,7 +445,7 @@ def _scope(clause: str) -> str:
     return "weekends" if _WEEKENDS_ONLY.search(clause) else "week"
 
 
-def _hours_per_week(text: str) -> float | None:
+def hours_per_week(text: str) -> float | None:
     """Weekly hours: "每周6小时", "每天2小时" (×7), "工作日每天1小时，周末每天3小时" (5 + 6), "2h/day"."""
     totals: list[tuple[float, str]] = []
     for clause in _CLAUSE_BREAK.split(text):
@@ -476,7 +470,7 @@ def _hours_per_week(text: str) -> float | None:
 def parse_goal(text: str, today: date) -> Goal:
     """Read a one-sentence goal. Raises UsageError (one line) when it cannot be planned."""
     raw = " ".join(text.split())
-    lang = _detect_lang(raw)
+    lang = detect_lang(raw)
     words = _goal_phrases(lang)
     if not raw:
         raise UsageError(_goal_phrases("en")["empty"])
@@ -515,7 +509,7 @@ def parse_goal(text: str, today: date) -> Goal:
         if duration.converted:
             assumptions.append(words["converted_duration"].format(duration=duration.text, weeks=weeks))
 
-    hours = _hours_per_week(undated)
+    hours = hours_per_week(undated)
     if hours is None:
         hours = DEFAULT_HOURS[level]
         assumptions.append(words["default_hours"].format(hours=hours))

@@ -1,0 +1,303 @@
+"""Choosing courses for a goal: one per group (the main topic, each prerequisite and extra topic), sized to
+the time, then more of the main topic and the topics that build on it while whole courses fit.
+
+Plain functions over data: the searches' results come in as lists of catalog courses by (topic, level).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from studyplan.domain.catalog import LEVELS, Catalog, Course, Level
+from studyplan.engine.goal import Goal, load_phrases
+
+COMPRESSION_LIMIT = 1.5  # beyond needing 1.5× the time available, drop courses rather than compress further
+SIDE_TOPIC_PENALTY = 0.3
+_BUNDLE = re.compile(r"specialization|专项", re.IGNORECASE)
+
+Role = Literal["foundation", "core", "advanced"]
+SearchKey = tuple[str, str | None]  # (topic, level)
+Pick = tuple[Course, str, Role]
+
+
+def level_rank(level: str) -> int:
+    return LEVELS.index(level) if level in LEVELS else 0
+
+
+@dataclass(frozen=True)
+class ChosenCourse:
+    course: Course
+    topic: str  # the topic it was chosen for
+    role: Role
+    planned_hours: float  # hours at the learner's pace; below total_hours when compressed
+    filler: bool = False  # added only to fill the time left, so the first to go when the weeks are full
+
+
+@dataclass
+class Selection:
+    courses: list[ChosenCourse]
+    dropped: list[Course] = field(default_factory=list)
+    missing_topics: list[str] = field(default_factory=list)  # prerequisites the catalog had no course for
+
+    @property
+    def compressed(self) -> list[ChosenCourse]:
+        return [chosen for chosen in self.courses if chosen.planned_hours < chosen.course.total_hours - 1e-6]
+
+
+def _is_bundle(course: Course) -> bool:
+    return bool(_BUNDLE.search(course.name))
+
+
+def _overlaps(candidate: Course, chosen: list[Course]) -> bool:
+    """A specialization and one of its own courses (same provider) should not both be taken."""
+    return any(
+        other.provider == candidate.provider and (_is_bundle(other) or _is_bundle(candidate)) for other in chosen
+    )
+
+
+def _prerequisites_met(
+    course: Course, covered: set[str], chosen: list[Course], catalog: Catalog, level: Level
+) -> bool:
+    """A course's prerequisite courses count as met when taken, when their topics are covered, or when they
+    are below the learner's level (someone "with some background" has done the beginner course)."""
+    for prerequisite_id in course.prerequisites:
+        prerequisite = catalog.get(prerequisite_id)
+        if prerequisite is None:
+            return False
+        if prerequisite in chosen or level_rank(prerequisite.level) < level_rank(level):
+            continue
+        if not covered.intersection(prerequisite.topics):
+            return False
+    return True
+
+
+def focus_words(goal_text: str) -> list[str]:
+    """Words naming a specific aim ("雅思" → "ielts"): courses mentioning them are preferred."""
+    lowered = goal_text.lower()
+    terms: dict[str, str] = load_phrases()["planner"]["focus_terms"]
+    return list(dict.fromkeys(word for key, word in terms.items() if key.lower() in lowered))
+
+
+def mentions(course: Course, words: list[str]) -> bool:
+    text = f"{course.name} {course.name_zh or ''} {course.description}".lower()
+    return any(word in text for word in words)
+
+
+def choose_courses(
+    goal: Goal,
+    prerequisite_topics: list[str],
+    found: dict[SearchKey, list[Course]],
+    budget_hours: float,
+    hours_available: float,
+    catalog: Catalog,
+    excluded: frozenset[str] = frozenset(),
+    further_topics: tuple[str, ...] = (),
+    fillable_later: bool = False,
+    packing_hours: float = 0.0,
+) -> Selection:
+    """Pick the courses and their planned hours.
+
+    `budget_hours` is the time for courses when the full capstone is kept; `hours_available` when only the
+    shortest one is (courses that need it take it before anything is compressed).
+
+    One course per group (the main topic, then each prerequisite and extra topic), each the one whose length
+    is closest to its share of what is left of the budget; then more main-topic courses while whole courses
+    fit. The main course is the one whose whole selection fits the budget best. Courses mainly about the
+    group's topic, and those naming the goal's focus (IELTS, React...), are preferred; for a prerequisite or
+    extra topic, so are courses in a language the learner knows (a Python back end for a Python programmer).
+    Time still left goes to `further_topics`, the topics that build on the main one; when such topics exist
+    (`fillable_later`), leaving time over is preferred to compressing courses. Each course added to fill the
+    time keeps `packing_hours` free, as whole pieces rarely fill every week to the hour. When even the picks
+    need far more than the time, the least essential are dropped (extras, then prerequisites from the last)
+    down to COMPRESSION_LIMIT, and the rest is compressed.
+    """
+    chooser = _Chooser(goal, prerequisite_topics, found, catalog, excluded, further_topics)
+    chooser.budget_hours, chooser.hours_available = budget_hours, hours_available
+    chooser.fillable_later, chooser.packing_hours = fillable_later, packing_hours
+    return chooser.choose()
+
+
+class _Chooser:
+    """The state of one choice: what the searches found, the learner's topics and the time."""
+
+    def __init__(
+        self,
+        goal: Goal,
+        prerequisite_topics: list[str],
+        found: dict[SearchKey, list[Course]],
+        catalog: Catalog,
+        excluded: frozenset[str],
+        further_topics: tuple[str, ...],
+    ) -> None:
+        self.goal = goal
+        self.found = found
+        self.catalog = catalog
+        self.excluded = excluded
+        self.further_topics = further_topics
+        self.focus = focus_words(goal.raw)
+        extra = [t for t in goal.extra_topics if t not in prerequisite_topics]
+        self.groups: list[tuple[str, Role]] = [(topic, "foundation") for topic in prerequisite_topics]
+        self.groups += [(topic, "core") for topic in extra]
+        self.known = set(goal.known_topics) | set(prerequisite_topics)
+        self.fillers: set[str] = set()
+        self.budget_hours = self.hours_available = self.packing_hours = 0.0
+        self.fillable_later = False
+        self.main_share = 0.0
+
+    @staticmethod
+    def mainly(course: Course, topic: str) -> bool:
+        return bool(course.topics) and course.topics[0] == topic
+
+    def candidates(self, topic: str) -> list[Course]:
+        """Every course the searches for `topic` returned: the goal's focus first, then courses mainly
+        about the topic, each in search order."""
+        lists = [courses for (searched, _), courses in self.found.items() if searched == topic]
+        seen = list(dict.fromkeys(c for courses in lists for c in courses if c.id not in self.excluded))
+        return sorted(seen, key=lambda c: (not mentions(c, self.focus), not self.mainly(c, topic)))
+
+    def side_topic(self, course: Course, topic: str) -> float:
+        """A course only partly about the topic (a data-science course for "machine learning") fits less."""
+        return 0.0 if self.mainly(course, topic) else SIDE_TOPIC_PENALTY
+
+    def met(self, course: Course, covered: set[str], taken: list[Course]) -> bool:
+        return _prerequisites_met(course, covered, taken, self.catalog, self.goal.level)
+
+    def options_for(self, topic: str, taken: list[Course], covered: set[str]) -> list[Course]:
+        goal = self.goal
+        options = [c for c in self.candidates(topic) if c not in taken and not _overlaps(c, taken)]
+        if topic == goal.topic:
+            options = [c for c in options if level_rank(c.level) >= level_rank(goal.level)] or options
+        else:
+            options = [c for c in options if set(c.topics) & set(goal.known_topics)] or options
+        options = [c for c in options if self.met(c, covered, taken)] or options
+        return [c for c in options if mentions(c, self.focus)] or options
+
+    def around(self, main: Course) -> tuple[list[Pick], list[str]]:
+        """The rest of a selection built around one main course."""
+        picks: list[Pick] = [(main, self.goal.topic, "core")]
+        covered = self.known | set(main.topics)
+        missing: list[str] = []
+        remaining = self.budget_hours - main.total_hours
+        for index, (topic, role) in enumerate(self.groups):
+            taken = [course for course, _, _ in picks]
+            if role == "foundation" and any(topic in course.topics for course in taken):
+                continue  # an earlier pick already teaches it
+            options = self.options_for(topic, taken, covered)
+            if not options:
+                missing += [topic] if role == "foundation" else []
+                continue
+            share = max(remaining, 0) / (len(self.groups) - index)
+            best = min(options, key=lambda c: abs(c.total_hours - share) / max(share, 1) + self.side_topic(c, topic))
+            picks.append((best, topic, role))
+            covered.update(best.topics)
+            remaining -= best.total_hours
+        remaining += self.hours_available - self.budget_hours - self.packing_hours * len(picks)
+        self._fill(picks, covered, remaining)
+        return picks, missing
+
+    def _fill(self, picks: list[Pick], covered: set[str], remaining: float) -> None:
+        """More of the main topic while whole courses fit (into the time left with the shortest capstone), then
+        the topics that build on it: the goal's focus first, then level by level, larger courses first so
+        that the time is used well (the schedule puts them in order of level anyway)."""
+        goal = self.goal
+        for topic in [goal.topic, *self.further_topics]:
+            added = True
+            while added:  # again, as a course taken may be the prerequisite of one passed over
+                added = False
+                ordered = sorted(
+                    self.candidates(topic),
+                    key=lambda c: (not mentions(c, self.focus), level_rank(c.level), -c.total_hours),
+                )
+                for course in ordered:
+                    taken = [c for c, _, _ in picks]
+                    if course in taken or _overlaps(course, taken):
+                        continue
+                    if course.total_hours + self.packing_hours > remaining:
+                        continue
+                    if level_rank(course.level) < level_rank(goal.level) or self.side_topic(course, topic):
+                        continue
+                    if not self.met(course, covered, taken):
+                        continue
+                    further = topic != goal.topic or level_rank(course.level) > level_rank(goal.level)
+                    role: Role = "advanced" if further else "core"
+                    picks.append((course, topic, role))
+                    self.fillers.add(course.id)
+                    covered.update(course.topics)
+                    remaining -= course.total_hours + self.packing_hours
+                    added = True
+
+    def misfit(self, picks: list[Pick]) -> float:
+        """How badly a selection fits the budget. Needing more than there is counts double, or four times when
+        time left over can go to further topics: compressing courses costs the learner depth."""
+        budget = self.budget_hours
+        use = sum(course.total_hours for course, _, _ in picks) / budget if budget > 0 else 1.0
+        return (use - 1) * (4 if self.fillable_later else 2) if use > 1 else 1 - use
+
+    def main_key(self, course: Course) -> tuple[float, float]:
+        share = self.main_share
+        too_small = max(0.0, 0.5 - course.total_hours / share) if share > 0 else 0.0
+        score = self.misfit(self.around(course)[0]) + too_small + self.side_topic(course, self.goal.topic)
+        return (round(score, 3), abs(course.total_hours - share))
+
+    def choose(self) -> Selection:
+        goal = self.goal
+        main_options = self.options_for(goal.topic, [], self.known)
+        main_options = [c for c in main_options if c.level == goal.level] or main_options
+        if not main_options:
+            return Selection([])
+        # The main course is the one around which the whole selection fits the time best, as long as it keeps
+        # at least half of its share (a 3-hour taster must not be the core of a three-month plan).
+        self.main_share = self.budget_hours * (2 / (2 + len(self.groups)) if self.groups else 0.5)
+        main = min(main_options, key=self.main_key)
+        self.fillers.clear()
+        picks, missing = self.around(main)
+
+        # Too much for the time: drop the least essential picks while far over it, keeping the main course.
+        dropped: list[Course] = []
+        for pick in list(reversed(picks[1:])):
+            if sum(course.total_hours for course, _, _ in picks) <= self.hours_available * COMPRESSION_LIMIT:
+                break
+            picks.remove(pick)
+            dropped.append(pick[0])
+
+        need = sum(course.total_hours for course, _, _ in picks)
+        scale = min(1.0, self.hours_available / need) if need > 0 else 1.0
+        chosen = [
+            ChosenCourse(course, topic, role, course.total_hours * scale, course.id in self.fillers)
+            for course, topic, role in in_prerequisite_order(picks, goal.topic)
+        ]
+        return Selection(chosen, dropped, missing)
+
+
+def in_prerequisite_order(
+    picks: list[Pick], main_topic: str
+) -> list[Pick]:
+    """Foundations, core, then further courses, the main topic's before other topics' within each stage (the
+    front end before the back end, more machine learning before deep learning); by level and shorter first
+    (short intros lead into longer courses); and never a course before one of its prerequisites."""
+    stage_rank = {"foundation": 0, "core": 1, "advanced": 2}
+    ordered = sorted(
+        picks,
+        key=lambda p: (
+            stage_rank[p[2]],
+            p[2] != "foundation" and p[1] != main_topic,
+            level_rank(p[0].level),
+            p[0].total_hours if p[2] != "foundation" else 0,
+        ),
+    )
+    result: list[Pick] = []
+
+    def place(pick: Pick) -> None:
+        if pick in result:
+            return
+        for other in ordered:
+            if other[0].id in pick[0].prerequisites:
+                place(other)
+        result.append(pick)
+
+    for pick in ordered:
+        place(pick)
+    return result
+
