@@ -18,7 +18,8 @@ from plan_samples import valid_plan
 from scripted_server import RecordedRequest, ScriptedServer, Step, call, delayed, error, reply
 
 from studyplan.app.batch import BatchGoal, GoalResult, ResultsFile, parse_goals, run_concurrently
-from studyplan.cli.main import EXIT_BATCH_INCOMPLETE, run_cli
+from studyplan.cli.exit_codes import EXIT_BATCH_INCOMPLETE
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import UsageError
 

@@ -10,7 +10,8 @@ import pytest
 from plan_samples import valid_plan
 from scripted_server import ScriptedServer, call, error, reply, stream_reply
 
-from studyplan.cli.main import EXIT_MODEL, EXIT_NO_PLAN, EXIT_OK, EXIT_STEP_LIMIT, run_cli
+from studyplan.cli.exit_codes import EXIT_MODEL, EXIT_NO_PLAN, EXIT_OK, EXIT_STEP_LIMIT
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.document import parse_plan
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from studyplan.cli.main import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.cli.exit_codes import EXIT_DATA, EXIT_OK, EXIT_USAGE
+from studyplan.cli.main import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG_IDS = {course["id"] for course in json.loads((ROOT / "courses.json").read_text(encoding="utf-8"))["courses"]}

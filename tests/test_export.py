@@ -11,7 +11,8 @@ from icalendar import Calendar
 from plan_samples import valid_plan
 
 from studyplan.app.export import session_schedule
-from studyplan.cli.main import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.cli.exit_codes import EXIT_DATA, EXIT_OK, EXIT_USAGE
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.document import PlanDoc, parse_plan
 from studyplan.errors import UsageError

@@ -13,7 +13,8 @@ from plan_samples import valid_plan
 from scripted_server import ScriptedServer, call, delayed, error, raw, reply
 
 from studyplan.app import plan as runner
-from studyplan.cli.main import EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK, run_cli
+from studyplan.cli.exit_codes import EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import EndpointUnreachable
 from studyplan.llm.openai_model import OpenAIChatModel

@@ -12,7 +12,8 @@ import pytest
 from plan_samples import valid_plan
 
 from studyplan.app.progress import PROGRESS_FILE_NAME, SCHEMA_VERSION, ProgressStore
-from studyplan.cli.main import EXIT_DATA, EXIT_OK, EXIT_USAGE, run_cli
+from studyplan.cli.exit_codes import EXIT_DATA, EXIT_OK, EXIT_USAGE
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import PlanFileError, UsageError
 

@@ -10,7 +10,8 @@ import pytest
 from plan_samples import valid_plan
 from scripted_server import ScriptedServer, error, reply
 
-from studyplan.cli.main import EXIT_OK, run_cli
+from studyplan.cli.exit_codes import EXIT_OK
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 
 TODAY = date(2026, 11, 30)

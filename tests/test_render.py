@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from io import StringIO
 from pathlib import Path
@@ -21,7 +22,9 @@ from studyplan.core.events import (
     Thought,
     Usage,
 )
-from studyplan.ui.render import Renderer, make_console, render_error
+from studyplan.ui.console import make_console
+from studyplan.ui.errors import render_error
+from studyplan.ui.steps import Renderer
 
 PLAN_MARKDOWN = "\n".join(
     ["# 机器学习三个月计划", "", "## 第1周：Python快速入门", *[f"- item {n}" for n in range(40)]]
@@ -223,10 +226,26 @@ def test_quiet_mode_prints_nothing_for_an_unsaved_run() -> None:
     assert render(*full_run()[:-1], saved_run(status="no_plan", plan_path=None), quiet=True) == ""
 
 
-def test_output_to_a_file_or_pipe_has_no_escape_codes() -> None:
+BOX_DRAWING = re.compile("[\u2500-\u257f]")
+
+
+def test_output_to_a_file_or_pipe_is_plain_lines_without_escape_codes_or_boxes() -> None:
     output = render(*full_run())
     assert "\x1b[" not in output
-    assert "╭" in output  # panels are still drawn, as plain characters
+    assert not BOX_DRAWING.search(output)
+    # Each panel becomes its title on a line and its body indented under it.
+    assert "Thought · step 1\n  先确认今天的日期。\n" in output
+    assert "Action · search_courses\n  {\n    \"query\": \"机器学习\"," in output
+
+
+def test_a_terminal_gets_the_panels() -> None:
+    console, buffer = make_test_console(force_terminal=True, no_color=True)
+    renderer = Renderer(console)
+    for event in full_run():
+        renderer.handle(event)  # type: ignore[arg-type]
+    output = buffer.getvalue()
+    assert "╭─ Thought · step 1" in output and "╰" in output
+    assert "Observation · search_courses · failed · 2 ms" in output
 
 
 def test_no_spinner_when_the_console_is_not_a_terminal() -> None:

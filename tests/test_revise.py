@@ -18,7 +18,8 @@ from studyplan.app.revise import (
     save_revision,
     week_signature,
 )
-from studyplan.cli.main import EXIT_DATA, EXIT_NO_PLAN, EXIT_OK, run_cli
+from studyplan.cli.exit_codes import EXIT_DATA, EXIT_NO_PLAN, EXIT_OK
+from studyplan.cli.main import run_cli
 from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.checks import check_plan

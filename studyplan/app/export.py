@@ -258,22 +258,32 @@ def export_plan(
     """
     from studyplan.planner.tools import write_new_file
 
-    plan = read_plan_file(plan_path)
     requested = _output_path(plan_path, kind, output)
-    schedule = session_schedule(plan.hours_per_week, days, at) if sessions else None
-    if kind == "ics":
-        calendar = build_calendar(plan, plan_path.stem, catalog, schedule, stamp)
-        content = calendar.to_ical().decode("utf-8")
-        events = len(calendar.walk("VEVENT"))
-    else:
-        content = json.dumps(plan_to_json(plan, catalog), ensure_ascii=False, indent=2)
-        events = 0
+    content, events, schedule = export_content(plan_path, kind, catalog, sessions, days, at, stamp)
     try:
         written = write_new_file(requested.parent, requested.name, content)
     except (OSError, ToolError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise PlanFileError(f"{requested}: cannot be written ({reason})") from None
     return ExportResult(kind, written, requested.parent.resolve() / requested.name, events, schedule)
+
+
+def export_content(
+    plan_path: Path,
+    kind: ExportKind,
+    catalog: Catalog,
+    sessions: bool = False,
+    days: str | None = None,
+    at: str = DEFAULT_SESSION_START,
+    stamp: datetime | None = None,
+) -> tuple[str, int, SessionSchedule | None]:
+    """The export's text (for a file, or stdout with `-o -`), its number of calendar events, its sessions."""
+    plan = read_plan_file(plan_path)
+    schedule = session_schedule(plan.hours_per_week, days, at) if sessions else None
+    if kind == "ics":
+        calendar = build_calendar(plan, plan_path.stem, catalog, schedule, stamp)
+        return calendar.to_ical().decode("utf-8"), len(calendar.walk("VEVENT")), schedule
+    return json.dumps(plan_to_json(plan, catalog), ensure_ascii=False, indent=2), 0, schedule
 
 
 def _output_path(plan_path: Path, kind: ExportKind, output: Path | None) -> Path:

@@ -1,26 +1,28 @@
-"""Assembles a run from the command line's options: catalog, model, tools, agent, renderer and trace."""
+"""Assembles a run from the run options (catalog, model, tools, agent, trace) and runs it as events.
+
+Nothing here prints: `AgentRun.events()` yields the loop's events (writing the trace as they pass) and the
+command line hands them to a screen. The same assembly serves plan, revise and batch.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
-from datetime import date, datetime
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from pathlib import Path
-
-from rich.console import Console
 
 from studyplan.app.trace import TraceWriter
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.encoding import ModelProtocol, NativeToolsProtocol
-from studyplan.core.events import RunFinished
+from studyplan.core.events import Event
 from studyplan.core.model import ChatModel
 from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import UsageError
 from studyplan.llm.settings import ModelSettings, resolve_settings
 from studyplan.planner.tools import build_registry
-from studyplan.ui.render import Renderer, make_console, render_error, status_message
 
 # The SDK's own retries (429 and 5xx, honouring Retry-After) for one interactive run.
 DEFAULT_MAX_RETRIES = 2
@@ -28,7 +30,8 @@ DEFAULT_MAX_RETRIES = 2
 
 @dataclass(frozen=True)
 class RunOptions:
-    goal: str
+    """How one agent run goes: the model, the protocol, its bounds, its dates, where it writes, what it shows."""
+
     today: date
     plans_dir: Path = Path("plans")
     model: str | None = None
@@ -41,6 +44,28 @@ class RunOptions:
     trace_file: Path | None = None
     stream: bool = False
     quiet: bool = False
+
+
+@dataclass
+class AgentRun:
+    """An assembled run, not started yet: iterate `events()` to run it."""
+
+    agent: Agent
+    goal: str
+    settings: ModelSettings
+    trace_path: Path | None
+    context: ToolContext
+    secrets: list[str] = field(default_factory=list)
+
+    def events(self) -> Generator[Event, None, None]:
+        """The agent's events, each written to the trace (when there is one) before it is yielded."""
+        with contextlib.ExitStack() as stack:
+            # The trace writer records an exception escaping this block (Ctrl-C included) before closing.
+            trace = stack.enter_context(TraceWriter(self.trace_path, self.secrets)) if self.trace_path else None
+            for event in self.agent.run(self.goal):
+                if trace:
+                    trace.write(event)
+                yield event
 
 
 def build_model(
@@ -78,9 +103,29 @@ def make_agent(model: ChatModel, context: ToolContext, max_steps: int, protocol:
     return Agent(model, build_registry(context), AgentConfig(max_steps=max_steps), encoding)
 
 
-def run_plan(options: RunOptions, console: Console | None = None) -> RunFinished:
-    """Run the agent for one goal, rendering every step. Returns the last event (status, plan path, usage)."""
-    goal = options.goal.strip()
+def start_date(value: str, today: date) -> date:
+    """`--start`: "today", "monday" (the next Monday, today if it is one) or a date like 2026-12-07."""
+    word = value.strip().lower()
+    if word == "today":
+        return today
+    if word == "monday":
+        return today + timedelta(days=-today.weekday() % 7)
+    try:
+        return datetime.strptime(word, "%Y-%m-%d").date()
+    except ValueError:
+        raise UsageError(f"--start must be today, monday or a date like 2026-12-07, got {value!r}") from None
+
+
+def goal_with_start(goal: str, start: date | None) -> str:
+    """The goal sentence with the chosen start date in it: every model, offline or not, reads it there.
+
+    The goal parser takes the first ISO date it finds, and the model reads the same sentence."""
+    return goal if start is None else f"{goal} (start {start.isoformat()})"
+
+
+def plan_run(goal: str, options: RunOptions, start: date | None = None) -> AgentRun:
+    """Assemble the planning agent for one goal; UsageError (before any model call) for an empty goal."""
+    goal = goal.strip()
     if not goal:
         raise UsageError(
             'The goal is empty: say what you want to learn, e.g. studyplan "零基础3个月学机器学习"'
@@ -90,31 +135,16 @@ def run_plan(options: RunOptions, console: Console | None = None) -> RunFinished
     model = build_model(settings, catalog, options.stream)
     context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir)
     agent = make_agent(model, context, options.max_steps, options.protocol)
-    return run_agent(agent, goal, options, settings, console)
+    return agent_run(agent, goal_with_start(goal, start), options, settings, context)
 
 
-def run_agent(
-    agent: Agent, goal: str, options: RunOptions, settings: ModelSettings, console: Console | None = None
-) -> RunFinished:
-    """Run an assembled agent on `goal`, rendering and tracing every step (shared by plan and revise)."""
-    secrets = [settings.api_key] if settings.api_key else []
+def agent_run(
+    agent: Agent, goal: str, options: RunOptions, settings: ModelSettings, context: ToolContext
+) -> AgentRun:
+    """An assembled agent with its trace file chosen (shared by plan and revise)."""
     trace_path = (options.trace_file or _default_trace_path(options.plans_dir)) if options.trace else None
-    renderer = Renderer(console or make_console(), quiet=options.quiet, trace_path=trace_path)
-    finished: RunFinished | None = None
-    with contextlib.ExitStack() as stack:
-        # The trace writer records an exception escaping this block (Ctrl-C included) before closing.
-        trace = stack.enter_context(TraceWriter(trace_path, secrets=secrets)) if trace_path else None
-        stack.enter_context(renderer)
-        for event in agent.run(goal):
-            renderer.handle(event)
-            if trace:
-                trace.write(event)
-            if isinstance(event, RunFinished):
-                finished = event
-    assert finished is not None, "the agent always ends with RunFinished"
-    if options.quiet and finished.status != "saved":
-        render_error(make_console(stderr=True), status_message(finished.status))
-    return finished
+    secrets = [settings.api_key] if settings.api_key else []
+    return AgentRun(agent, goal, settings, trace_path, context, secrets)
 
 
 def _default_trace_path(plans_dir: Path) -> Path:

@@ -18,8 +18,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.encoding import ModelProtocol
 from studyplan.core.model import ChatModel
@@ -39,7 +37,7 @@ from studyplan.planner.tools import get_current_date, plan_calendar, search_cour
 from studyplan.prompts import load_text
 
 if TYPE_CHECKING:
-    from studyplan.app.plan import RunOptions
+    from studyplan.app.plan import AgentRun, RunOptions
     from studyplan.app.progress import StatusReport
     from studyplan.core.events import RunFinished
 
@@ -256,13 +254,32 @@ def _versions(plan_path: Path) -> set[Path]:
     return set(folder.glob(f"{glob.escape(plan_path.stem)}.*.md")) if folder.is_dir() else set()
 
 
-def run_revision(options: RunOptions, plan_path: Path, console: Console | None = None) -> RevisionResult:
-    """Run the revision agent on a saved plan with `options.goal` as the learner's request; show the diff."""
-    from studyplan.app.plan import build_model, build_protocol, run_agent
-    from studyplan.llm.settings import resolve_settings
-    from studyplan.ui.render import make_console, render_week_diff
+@dataclass
+class RevisionRun:
+    """An assembled revision, not started yet: iterate `run.events()`, then ask for the `result`."""
 
-    request = options.goal.strip()
+    run: AgentRun
+    plan_path: Path
+    original: str
+    catalog: Catalog
+    versions_before: set[Path]
+
+    def result(self, finished: RunFinished) -> RevisionResult:
+        """What the finished run changed: the week diff and the versions it kept."""
+        kept = sorted(_versions(self.plan_path) - self.versions_before)
+        diff = None
+        if self.run.context.saved_plans:
+            revised = parse_plan(read_plan_text(self.plan_path))
+            diff = diff_plans(parse_plan(self.original), revised, self.catalog)
+        return RevisionResult(finished, diff, kept)
+
+
+def revision_run(request: str, options: RunOptions, plan_path: Path) -> RevisionRun:
+    """Assemble the revision agent on a saved plan, with `request` as the learner's words."""
+    from studyplan.app.plan import agent_run, build_model, build_protocol
+    from studyplan.llm.settings import resolve_settings
+
+    request = request.strip()
     if not request:
         raise UsageError('The request is empty: say what to change, e.g. "第三周太紧了，帮我减掉一半内容"')
     original = read_plan_text(plan_path)
@@ -289,16 +306,8 @@ def run_revision(options: RunOptions, plan_path: Path, console: Console | None =
         build_protocol("tools" if model.offline else options.protocol),  # the offline reviser calls natively
         plan_lang=parse_plan(original).lang,
     )
-    versions_before = _versions(plan_path)
-    console = console or make_console()
-    finished = run_agent(agent, request, options, settings, console)
-    kept = sorted(_versions(plan_path) - versions_before)
-    diff = None
-    if context.saved_plans:
-        diff = diff_plans(parse_plan(original), parse_plan(read_plan_text(plan_path)), catalog)
-        if not options.quiet:
-            render_week_diff(console, diff, kept[0] if kept else None)
-    return RevisionResult(finished, diff, kept)
+    run = agent_run(agent, request, options, settings, context)
+    return RevisionRun(run, plan_path, original, catalog, _versions(plan_path))
 
 
 # --- replanning from the measured pace -----------------------------------------------------------------

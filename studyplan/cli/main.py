@@ -1,64 +1,33 @@
-"""The command line: parses flags, builds the agent, renders its events, and maps errors to exit codes.
+"""The command line's root: the command group, the root options, and the edge where errors become exit codes.
 
-This is the only place that decides how the process ends: library code raises the types in
-studyplan.errors and `EXIT_CODES` turns them into exit codes, with a one-line message and no traceback.
+`run_cli` is the only place that decides how the process ends: library code raises the types in
+studyplan.errors and `exit_codes.exit_code_for` turns them into exit codes, with a one-line message and no
+traceback. The commands live in studyplan.cli.commands, one module per command.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from collections.abc import Sequence
-from datetime import date, datetime
-from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer._click import Context  # typer vendors click: its groups take this Context
 from typer.core import TyperGroup
 
 from studyplan import __version__
-from studyplan.cli.options import (
-    BaseUrlOption,
-    CatalogOption,
-    MaxStepsOption,
-    ModelOption,
-    PlansDirOption,
-    ProtocolName,
-    ProtocolOption,
-    QuietOption,
-    StreamOption,
-    TemperatureOption,
-    TodayOption,
-    TraceFileOption,
-    TraceOption,
-)
-from studyplan.errors import CatalogError, Interrupted, ModelError, PlanFileError, StudyplanError, UsageError
+from studyplan.cli.commands import batch, checkin, eval, export, plan, replan, revise, status
+from studyplan.cli.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_code_for
+from studyplan.errors import Interrupted, StudyplanError, UsageError
 
-EXIT_OK = 0
-EXIT_INTERNAL = 1
-EXIT_USAGE = 2
-EXIT_DATA = 3
-EXIT_MODEL = 4
-EXIT_STEP_LIMIT = 5
-EXIT_NO_PLAN = 6
-EXIT_BATCH_INCOMPLETE = 7  # `batch`: some goal ended without a saved plan (see the results file)
-EXIT_INTERRUPTED = 130
-
-# The one mapping from error types to exit codes (most specific first).
-EXIT_CODES: list[tuple[type[BaseException], int]] = [
-    (Interrupted, EXIT_INTERRUPTED),
-    (UsageError, EXIT_USAGE),
-    (CatalogError, EXIT_DATA),
-    (PlanFileError, EXIT_DATA),
-    (ModelError, EXIT_MODEL),
-    (StudyplanError, EXIT_INTERNAL),
-]
-STATUS_EXIT_CODES = {
-    "saved": EXIT_OK,
-    "step_limit": EXIT_STEP_LIMIT,
-    "repeated_calls": EXIT_STEP_LIMIT,
-    "no_plan": EXIT_NO_PLAN,
-}
+# The order `studyplan --help` lists the commands in.
+COMMAND_MODULES = (plan, revise, replan, checkin, status, export, batch, eval)
+# Options of the root, given before the command (or the goal): `studyplan --no-color "learn Python"`.
+ROOT_FLAGS = ("--no-color", "-V", "--version", "-h", "--help", "--install-completion", "--show-completion")
+# A single unknown word this close to a command name is a typo, not a goal (`studyplan lsit`).
+TYPO_CUTOFF = 0.75
 
 
 class DefaultCommandGroup(TyperGroup):
@@ -66,13 +35,28 @@ class DefaultCommandGroup(TyperGroup):
 
     default_command = "plan"
 
-    # typer.Context subclasses the vendored click Context the base class names; the override is sound.
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
-        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
-            args = [self.default_command, *args]
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        first = next((index for index, arg in enumerate(args) if arg not in ROOT_FLAGS), len(args))
+        if not args:
+            typer.echo(ctx.get_help())
+            raise UsageError('no goal given: studyplan "零基础3个月学机器学习" makes a plan (- reads the goal '
+                             "from stdin); studyplan COMMAND --help explains a command")
+        if first < len(args) and args[first] not in self.commands:
+            self._refuse_typo(args[first])
+            args = [*args[:first], self.default_command, *args[first:]]
         return super().parse_args(ctx, args)
 
-    def invoke(self, ctx: typer.Context) -> object:  # type: ignore[override]
+    def _refuse_typo(self, word: str) -> None:
+        if word.startswith("-") or len(word.split()) != 1:
+            return  # an option for the default command, or a goal of several words
+        close = difflib.get_close_matches(word.lower(), list(self.commands), n=1, cutoff=TYPO_CUTOFF)
+        if close:
+            raise UsageError(
+                f"no such command {word!r}; did you mean 'studyplan {close[0]}'? (to plan a goal with that "
+                f"word, say more, e.g. studyplan \"learn {word}\", or use studyplan plan {word})"
+            )
+
+    def invoke(self, ctx: Context) -> object:
         # Typer would turn Ctrl-C into a silent exit; make it an error the edge below reports.
         try:
             return super().invoke(ctx)
@@ -82,10 +66,11 @@ class DefaultCommandGroup(TyperGroup):
 
 app = typer.Typer(
     cls=DefaultCommandGroup,
-    no_args_is_help=True,
-    add_completion=False,
+    rich_markup_mode=None,  # plain help: readable in a pipe, no boxes, defaults never cut off
     help='Turn one sentence into a dated, executable study plan: studyplan "零基础3个月学机器学习"',
-    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog='\b\nExamples:\n  studyplan "零基础3个月学机器学习"\n  studyplan status plans/ml.md\n'
+    "  studyplan plan --help",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
 )
 
 
@@ -98,70 +83,23 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (as does the NO_COLOR variable).")] = False,
 ) -> None:
     """Turn one sentence into a dated, executable study plan."""
+    if no_color:
+        from studyplan.ui.console import set_no_color
 
-
-def parse_today(value: str | None) -> date:
-    if value is None:
-        return date.today()
-    try:
-        return datetime.strptime(value, "%Y-%m-%d").date()
-    except ValueError:
-        raise UsageError(f"--today must be a date like 2026-11-30, got {value!r}") from None
-
-
-@app.command("plan")
-def plan_command(
-    goal: Annotated[str, typer.Argument(help='Your goal in one sentence, e.g. "零基础3个月学机器学习".')],
-    model: ModelOption = None,
-    base_url: BaseUrlOption = None,
-    temperature: TemperatureOption = 0.2,
-    protocol: ProtocolOption = ProtocolName.auto,
-    max_steps: MaxStepsOption = 8,
-    today: TodayOption = None,
-    catalog: CatalogOption = None,
-    plans_dir: PlansDirOption = Path("plans"),
-    trace: TraceOption = False,
-    trace_file: TraceFileOption = None,
-    stream: StreamOption = False,
-    quiet: QuietOption = False,
-) -> None:
-    """Make a study plan from one sentence (the default command)."""
-    from studyplan.app.plan import RunOptions, run_plan
-
-    options = RunOptions(
-        goal=goal,
-        model=model,
-        base_url=base_url,
-        temperature=temperature,
-        protocol=protocol.value,
-        max_steps=max_steps,
-        today=parse_today(today),
-        catalog=catalog,
-        plans_dir=plans_dir,
-        trace_file=trace_file,
-        trace=trace or trace_file is not None,
-        stream=stream,
-        quiet=quiet,
-    )
-    finished = run_plan(options)
-    raise typer.Exit(STATUS_EXIT_CODES[finished.status])
-
-
-def exit_code_for(error: BaseException) -> int:
-    for error_type, code in EXIT_CODES:
-        if isinstance(error, error_type):
-            return code
-    return EXIT_INTERNAL
+        set_no_color(True)
 
 
 def run_cli(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code; every error becomes one line on stderr."""
-    from studyplan.ui.render import make_console, render_error
+    from studyplan.ui.console import make_console, set_no_color
+    from studyplan.ui.errors import render_error
 
+    set_no_color(None)  # each invocation starts from the environment (tests run many in one process)
     command = typer.main.get_command(app)
     try:
         result = command.main(list(argv) if argv is not None else None, prog_name="studyplan", standalone_mode=False)
@@ -186,18 +124,8 @@ def run_cli(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-def _register_commands() -> None:
-    """Sub-commands live in studyplan.cli.commands.*; each module has `register(app)` and imports lazily."""
-    import importlib
-    import pkgutil
-
-    from studyplan.cli import commands
-
-    for module in pkgutil.iter_modules(commands.__path__):
-        importlib.import_module(f"studyplan.cli.commands.{module.name}").register(app)
-
-
-_register_commands()
+for _module in COMMAND_MODULES:
+    _module.register(app)
 
 
 def main() -> None:

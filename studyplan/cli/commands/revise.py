@@ -1,106 +1,61 @@
-"""`studyplan revise` (change a saved plan in conversation) and `studyplan replan` (revise from the measured pace)."""
+"""`studyplan revise PLAN REQUEST`: change a saved plan in conversation."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from studyplan.cli.options import (
-    BaseUrlOption,
-    CatalogOption,
-    MaxStepsOption,
-    ModelOption,
-    PlanArgument,
-    ProtocolName,
-    ProtocolOption,
-    QuietOption,
-    StreamOption,
-    TemperatureOption,
-    TodayOption,
-    TraceFileOption,
-    TraceOption,
-)
+from studyplan.cli.exit_codes import STATUS_EXIT_CODES
+from studyplan.cli.options import JsonOption, PlanArgument, with_run_options
 
 if TYPE_CHECKING:
     from studyplan.app.plan import RunOptions
 
+EXAMPLES = """\b
+Examples:
+  studyplan revise plans/ml.md "第三周太紧了，帮我减掉一半内容"
+  studyplan revise plans/web.md "I can only do 5 hours a week from now on" --json
+"""
 
-def _options(
-    request: str, plan: Path, model: str | None, base_url: str | None, temperature: float, protocol: ProtocolName,
-    max_steps: int, today: str | None, catalog: Path | None, trace: bool, trace_file: Path | None, stream: bool,
-    quiet: bool,
-) -> RunOptions:
-    from studyplan.app.plan import RunOptions
-    from studyplan.cli.main import parse_today
-
-    return RunOptions(
-        goal=request, today=parse_today(today), plans_dir=plan.parent, model=model, base_url=base_url,
-        temperature=temperature, protocol=protocol.value, max_steps=max_steps, catalog=catalog,
-        trace=trace or trace_file is not None, trace_file=trace_file, stream=stream, quiet=quiet,
-    )  # fmt: skip
+RequestArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="REQUEST", help='What to change, e.g. "第三周太紧了，帮我减掉一半内容".', show_default=False
+    ),
+]
 
 
-def _revise(plan: Path, options: RunOptions) -> None:
-    from studyplan.app.revise import run_revision
-    from studyplan.cli.main import STATUS_EXIT_CODES
+def revise_plan(plan: Path, request: str, options: RunOptions, json_output: bool) -> None:
+    """Run the revision agent on `plan`, show the week diff (or the JSON), and end with the run's exit code."""
+    from studyplan.app.revise import revision_run
+    from studyplan.cli.running import watch
 
-    result = run_revision(options, plan)
-    raise typer.Exit(STATUS_EXIT_CODES[result.finished.status])
+    # The revision is written in place, so its trace (when asked for) goes beside the plan too.
+    revision = revision_run(request, dataclasses.replace(options, plans_dir=plan.parent), plan)
+    finished = watch(revision.run, options, json_output)
+    result = revision.result(finished)
+    if json_output:
+        from studyplan.ui.json_output import print_json, revision_json
+
+        print_json(revision_json(result, revision))
+    elif result.diff is not None and not options.quiet:
+        from studyplan.ui.console import make_console
+        from studyplan.ui.diff import render_week_diff
+
+        render_week_diff(make_console(), result.diff, result.kept_versions[0] if result.kept_versions else None)
+    raise typer.Exit(STATUS_EXIT_CODES[finished.status])
 
 
+@with_run_options(without=("plans_dir",))
 def revise_command(
-    plan: PlanArgument,
-    request: Annotated[str, typer.Argument(help='What to change, e.g. "第三周太紧了，帮我减掉一半内容".')],
-    model: ModelOption = None,
-    base_url: BaseUrlOption = None,
-    temperature: TemperatureOption = 0.2,
-    protocol: ProtocolOption = ProtocolName.auto,
-    max_steps: MaxStepsOption = 8,
-    today: TodayOption = None,
-    catalog: CatalogOption = None,
-    trace: TraceOption = False,
-    trace_file: TraceFileOption = None,
-    stream: StreamOption = False,
-    quiet: QuietOption = False,
+    plan: PlanArgument, request: RequestArgument, options: RunOptions, json_: JsonOption = False
 ) -> None:
     """Change a saved plan in conversation: weeks checked in as done stay, the previous version is kept."""
-    _revise(plan, _options(request, plan, model, base_url, temperature, protocol, max_steps, today, catalog, trace,
-                           trace_file, stream, quiet))
-
-
-def replan_command(
-    plan: PlanArgument,
-    model: ModelOption = None,
-    base_url: BaseUrlOption = None,
-    temperature: TemperatureOption = 0.2,
-    protocol: ProtocolOption = ProtocolName.auto,
-    max_steps: MaxStepsOption = 8,
-    today: TodayOption = None,
-    catalog: CatalogOption = None,
-    trace: TraceOption = False,
-    trace_file: TraceFileOption = None,
-    stream: StreamOption = False,
-    quiet: QuietOption = False,
-) -> None:
-    """Revise the plan from your measured pace (check-ins: weeks done, hours spent, days ahead or behind)."""
-    from studyplan.app.progress import plan_status
-    from studyplan.app.revise import measure_pace, replan_request
-    from studyplan.cli.main import parse_today
-    from studyplan.domain.catalog import Catalog
-    from studyplan.ui.render import make_console, render_replan_request
-
-    report = plan_status(plan, parse_today(today), Catalog.load(catalog))
-    pace = measure_pace(report)
-    request = replan_request(pace, report.plan.lang)
-    render_replan_request(make_console(), request, needed=pace.off_pace)
-    if not pace.off_pace:
-        raise typer.Exit(0)
-    _revise(plan, _options(request, plan, model, base_url, temperature, protocol, max_steps, today, catalog, trace,
-                           trace_file, stream, quiet))
+    revise_plan(plan, request, options, json_)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("revise")(revise_command)
-    app.command("replan")(replan_command)
+    app.command("revise", epilog=EXAMPLES)(revise_command)
