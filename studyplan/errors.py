@@ -37,6 +37,14 @@ class EndpointUnreachable(ModelError):
     """Connection refused, DNS failure, or timeouts after all retries."""
 
 
+class RequestTimedOut(ModelError):
+    """One model reply took longer than its --timeout."""
+
+
+class DeadlineExceeded(ModelError):
+    """The run took longer than its --deadline."""
+
+
 class ToolsNotSupported(ModelError):
     """The endpoint rejected the `tools` parameter (so the text protocol must be used)."""
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,17 @@ pytest_plugins = ["pytester"]  # lets the guard's own test run a test session th
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 # Variables that would otherwise point a test at a real endpoint, key or catalog.
-ISOLATED_ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "STUDYPLAN_MODEL", "STUDYPLAN_CATALOG")
+ISOLATED_ENV_VARS = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "DEEPSEEK_API_KEY",
+    "DASHSCOPE_API_KEY",
+    "STUDYPLAN_MODEL",
+    "STUDYPLAN_CATALOG",
+    "STUDYPLAN_TIMEOUT",
+    "STUDYPLAN_DEADLINE",
+    "STUDYPLAN_MAX_TOKENS",
+)
 
 
 class NetworkBlocked(RuntimeError):
@@ -97,10 +109,17 @@ def network_guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[NetworkGuard]:
 
 
 @pytest.fixture(autouse=True)
-def isolated_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The developer's own key, endpoint, model or catalog must not change what a test sees."""
+def isolated_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The developer's own key, endpoint, model, catalog, config, keys and run log must not change what a test
+    sees, and no test writes into the developer's own folders. The user folders live outside pytest's tmp
+    folders, so tests that list what a run wrote there see only the run's own files."""
     for name in ISOLATED_ENV_VARS:
         monkeypatch.delenv(name, raising=False)
+    with tempfile.TemporaryDirectory(prefix="studyplan-user-") as folder:
+        user = Path(folder)
+        monkeypatch.setenv("STUDYPLAN_CONFIG_DIR", str(user / "config"))
+        monkeypatch.setenv("STUDYPLAN_DATA_DIR", str(user / "data"))
+        yield user
 
 
 @pytest.fixture

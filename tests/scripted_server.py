@@ -65,7 +65,15 @@ class Delayed:
     step: Step
 
 
-Step = Completion | StreamedCompletion | HttpError | RawBody | Delayed
+@dataclass(frozen=True)
+class Trickle:
+    """A server that answers a byte at a time, `interval` seconds apart: no read timeout ever fires."""
+
+    step: Completion | StreamedCompletion
+    interval: float = 1.0
+
+
+Step = Completion | StreamedCompletion | HttpError | RawBody | Delayed | Trickle
 
 
 def call(name: str, call_id: str | None = None, **arguments: Any) -> dict[str, Any]:
@@ -105,6 +113,10 @@ def raw(body: str, status: int = 200, content_type: str = "text/html") -> RawBod
 
 def delayed(seconds: float, step: Step) -> Delayed:
     return Delayed(seconds, step)
+
+
+def trickle(step: Completion | StreamedCompletion, interval: float = 1.0) -> Trickle:
+    return Trickle(step, interval)
 
 
 @dataclass(frozen=True)
@@ -214,11 +226,9 @@ class _Handler(BaseHTTPRequestHandler):
             case Completion():
                 self._send(200, json.dumps(completion_json(step, model)), "application/json")
             case StreamedCompletion():
-                options = body.get("stream_options") if isinstance(body, dict) else None
-                include_usage = bool(options and options.get("include_usage"))
-                chunks = stream_chunks(step, model, include_usage)
-                events = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks)
-                self._send(200, events + "data: [DONE]\n\n", "text/event-stream")
+                self._send(200, _event_stream(step, body, model), "text/event-stream")
+            case Trickle(inner, interval):
+                self._trickle(inner, body, model, interval)
             case HttpError(status, message, code, retry_after, extra_headers):
                 headers = dict(extra_headers)
                 if retry_after is not None:
@@ -228,6 +238,23 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(status, json.dumps(payload), "application/json", headers)
             case RawBody(text, status, content_type):
                 self._send(status, text, content_type)
+
+    def _trickle(self, step: Completion | StreamedCompletion, body: Any, model: str, interval: float) -> None:
+        if isinstance(step, Completion):
+            text, content_type = json.dumps(completion_json(step, model)), "application/json"
+        else:
+            text, content_type = _event_stream(step, body, model), "text/event-stream"
+        payload = text.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        for position in range(len(payload)):
+            if self.server.stopping.is_set():
+                return
+            self.wfile.write(payload[position : position + 1])
+            self.wfile.flush()
+            time.sleep(interval)
 
     def _send(self, status: int, text: str, content_type: str, headers: dict[str, str] | None = None) -> None:
         payload = text.encode("utf-8")
@@ -240,12 +267,20 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
 
+def _event_stream(step: StreamedCompletion, body: Any, model: str) -> str:
+    options = body.get("stream_options") if isinstance(body, dict) else None
+    include_usage = bool(options and options.get("include_usage"))
+    chunks = stream_chunks(step, model, include_usage)
+    return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
+
+
 class _ScriptedHTTPServer(ThreadingHTTPServer):
     daemon_threads = True  # a handler still sleeping in a delay step must not block stop()
 
     def __init__(self, scripted: ScriptedServer) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.scripted = scripted
+        self.stopping = threading.Event()  # ends a trickle when the test is over
 
 
 class ScriptedServer:
@@ -299,6 +334,7 @@ class ScriptedServer:
         return self
 
     def stop(self) -> None:
+        self._http.stopping.set()
         self._http.shutdown()
         self._http.server_close()
         self._thread.join(timeout=5)

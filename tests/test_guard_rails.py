@@ -16,7 +16,7 @@ from studyplan.app import plan as runner
 from studyplan.cli.exit_codes import EXIT_INTERRUPTED, EXIT_MODEL, EXIT_OK
 from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
-from studyplan.errors import EndpointUnreachable
+from studyplan.errors import RequestTimedOut
 from studyplan.llm.openai_model import OpenAIChatModel
 
 TODAY = date(2026, 11, 30)
@@ -78,10 +78,10 @@ def test_rate_limit_is_waited_out(run, scripted_server: ScriptedServer, catalog:
     assert code == EXIT_OK and (tmp_path / "plans" / "p.md").exists()
 
 
-def test_timeout_is_reported_as_unreachable(scripted_server: ScriptedServer) -> None:
+def test_timeout_names_the_flag_to_change(scripted_server: ScriptedServer) -> None:
     scripted_server.add(delayed(1.0, reply("late")))
     model = OpenAIChatModel("m", "k", scripted_server.base_url, timeout=0.2, max_retries=0)
-    with pytest.raises(EndpointUnreachable, match=r"no reply within 0\.2s"):
+    with pytest.raises(RequestTimedOut, match=r"within 0\.2s; wait longer with --timeout"):
         model.complete([{"role": "user", "content": "hi"}])
 
 

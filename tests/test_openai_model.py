@@ -9,20 +9,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_server import ScriptedServer, call, delayed, error, raw, reply, stream_reply
+from scripted_server import ScriptedServer, call, delayed, error, raw, reply, stream_reply, trickle
 
 from studyplan.core.events import Usage
 from studyplan.core.model import ChatModel, ModelReply, ToolCall
 from studyplan.errors import (
     AuthenticationFailed,
+    DeadlineExceeded,
     EndpointUnreachable,
     ModelError,
     ModelNotFound,
+    RequestTimedOut,
     ToolsNotSupported,
-    UsageError,
 )
 from studyplan.llm.openai_model import OpenAIChatModel
-from studyplan.llm.settings import PLACEHOLDER_API_KEY, ModelSettings, redact, resolve_settings
+from studyplan.llm.settings import DEFAULT_MAX_TOKENS, redact
 
 SECRET_KEY = "sk-test-0123456789abcdef"
 MESSAGES = [{"role": "user", "content": "零基础3个月学机器学习"}]
@@ -109,7 +110,9 @@ def test_stream_without_stream_options_support_retries_once_without_them(
     )
     model = make_model(scripted_server, stream=True)
 
-    assert model.complete(MESSAGES) == ModelReply("ok", [], None)
+    first = model.complete(MESSAGES)
+    assert (first.content, first.tool_calls) == ("ok", [])
+    assert first.usage is not None and first.usage.estimated  # no usage from the server: estimated, and said so
     assert model.complete(MESSAGES).content == "again"
     assert ["stream_options" in body for body in scripted_server.bodies] == [True, False, False]
 
@@ -130,6 +133,75 @@ def test_request_carries_model_temperature_tools_and_stop(scripted_server: Scrip
     assert "tools" not in plain
     assert "stop" not in plain
     assert scripted_server.requests[0].headers["authorization"] == f"Bearer {SECRET_KEY}"
+
+
+def test_every_request_carries_max_tokens(scripted_server: ScriptedServer) -> None:
+    scripted_server.add(reply(content="a"), stream_reply(content="b"))
+
+    make_model(scripted_server).complete(MESSAGES)
+    make_model(scripted_server, stream=True, max_tokens=300).complete(MESSAGES)
+
+    assert [body["max_tokens"] for body in scripted_server.bodies] == [DEFAULT_MAX_TOKENS, 300]
+
+
+def test_history_is_sent_with_string_contents_never_null(scripted_server: ScriptedServer) -> None:
+    """llama-cpp-python's server answers HTTP 500 to an assistant message whose content is null."""
+    scripted_server.add(reply(content="ok"))
+    history = [
+        *MESSAGES,
+        {"role": "assistant", "content": None, "tool_calls": [call("get_current_date", call_id="call_1")]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "2026-12-01"},
+    ]
+
+    make_model(scripted_server).complete(history, tools=[DATE_TOOL])
+
+    sent = scripted_server.bodies[0]["messages"]
+    assert all(isinstance(message["content"], str) for message in sent)
+    assert sent[1]["content"] == ""
+    assert sent[1]["tool_calls"] == history[1]["tool_calls"]  # ids and names as the model sent them
+    assert history[1]["content"] is None  # the caller's history is not changed
+
+
+# --- time bounds ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_trickling_server_cannot_hold_a_run_past_its_deadline(scripted_server: ScriptedServer, stream: bool) -> None:
+    """A byte every 0.2 s never trips a read timeout; the deadline still ends the run on time."""
+    step = stream_reply(content="x" * 200) if stream else reply(content="x" * 200)
+    scripted_server.add(trickle(step, interval=0.2))
+    model = make_model(scripted_server, stream=stream, timeout=30, deadline=1.5)
+
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded) as raised:
+        model.complete(MESSAGES)
+
+    assert time.monotonic() - started < 3.0
+    assert "--deadline SECONDS" in str(raised.value) and "STUDYPLAN_DEADLINE" in str(raised.value)
+    assert len(scripted_server.requests) == 1
+
+
+def test_deadline_counts_the_whole_run_not_each_reply(scripted_server: ScriptedServer) -> None:
+    scripted_server.add(delayed(0.6, reply(content="one")), delayed(0.6, reply(content="two")))
+    model = make_model(scripted_server, timeout=5, deadline=1.0)
+
+    assert model.complete(MESSAGES).content == "one"
+    with pytest.raises(DeadlineExceeded):
+        model.complete(MESSAGES)
+
+    model.new_run()  # a batch worker's next goal gets a fresh deadline
+    scripted_server.add(reply(content="three"))
+    assert model.complete(MESSAGES).content == "three"
+
+
+def test_trickling_reply_is_bounded_by_the_request_timeout(scripted_server: ScriptedServer) -> None:
+    scripted_server.add(trickle(reply(content="x" * 200), interval=0.2))
+    model = make_model(scripted_server, timeout=1.0)
+
+    started = time.monotonic()
+    with pytest.raises(RequestTimedOut, match="--timeout"):
+        model.complete(MESSAGES)
+    assert time.monotonic() - started < 2.5
 
 
 # --- retries -------------------------------------------------------------------------------------------
@@ -173,11 +245,11 @@ def test_refused_key_is_authentication_failed_without_the_key(scripted_server: S
     scripted_server.add(error(401, f"Incorrect API key provided: {SECRET_KEY}"))
 
     with pytest.raises(AuthenticationFailed) as raised:
-        make_model(scripted_server).complete(MESSAGES)
+        make_model(scripted_server, key_hint="DEEPSEEK_API_KEY").complete(MESSAGES)
 
     message = str(raised.value)
     assert "HTTP 401" in message
-    assert "OPENAI_API_KEY" in message
+    assert "DEEPSEEK_API_KEY" in message  # the variable the key came from
     assert scripted_server.base_url in message
     assert SECRET_KEY not in message
     assert SECRET_KEY not in repr(make_model(scripted_server))
@@ -197,22 +269,29 @@ def test_unknown_model_is_model_not_found(scripted_server: ScriptedServer) -> No
         make_model(scripted_server, model="gpt-9").complete(MESSAGES)
 
 
-def test_closed_port_is_endpoint_unreachable() -> None:
+def test_closed_port_is_endpoint_unreachable_at_once_without_retries() -> None:
     base_url = f"http://127.0.0.1:{closed_port()}/v1"
-    model = OpenAIChatModel("test-model", SECRET_KEY, base_url, max_retries=0)
+    model = OpenAIChatModel("test-model", SECRET_KEY, base_url, max_retries=8)
 
+    started = time.monotonic()
     with pytest.raises(EndpointUnreachable, match="connection refused") as raised:
         model.complete(MESSAGES)
 
+    assert time.monotonic() - started < 1.0  # 8 retries with backoff would take about 40 s
     assert base_url in str(raised.value)
 
 
-def test_slow_server_is_endpoint_unreachable_after_timeout(scripted_server: ScriptedServer) -> None:
-    scripted_server.add(delayed(2.0, reply(content="too late")))
-    model = make_model(scripted_server, timeout=0.3, max_retries=0)
+def test_slow_server_times_out_naming_the_flag_and_is_not_retried(scripted_server: ScriptedServer) -> None:
+    scripted_server.add(delayed(2.0, reply(content="too late")), reply(content="never asked"))
+    model = make_model(scripted_server, timeout=0.3, max_retries=2)
 
-    with pytest.raises(EndpointUnreachable, match=r"no reply within 0.3s after 1 attempt\."):
+    started = time.monotonic()
+    with pytest.raises(RequestTimedOut, match=r"within 0.3s; wait longer with --timeout SECONDS") as raised:
         model.complete(MESSAGES)
+
+    assert time.monotonic() - started < 1.5
+    assert len(scripted_server.requests) == 1  # a one-slot server still busy with it gets no second copy
+    assert "STUDYPLAN_TIMEOUT" in str(raised.value)
 
 
 @pytest.mark.parametrize(
@@ -319,65 +398,7 @@ def test_sneaky():
     result.stdout.fnmatch_lines(["*Tests must not use the network; attempted: connection to 10.255.255.1:80"])
 
 
-# --- settings ------------------------------------------------------------------------------------------
-
-
-def test_nothing_configured_is_offline() -> None:
-    expected = ModelSettings("offline", None, None, 0.2, offline=True)
-    assert resolve_settings(None, None, 0.2, env={}) == expected
-
-
-def test_model_offline_wins_over_a_configured_endpoint() -> None:
-    env = {"OPENAI_API_KEY": SECRET_KEY, "OPENAI_BASE_URL": "http://localhost:11434/v1"}
-    assert resolve_settings("offline", None, 0.2, env=env).offline
-
-
-def test_key_alone_uses_the_default_openai_model() -> None:
-    settings = resolve_settings(None, None, 0.2, env={"OPENAI_API_KEY": SECRET_KEY})
-
-    assert settings == ModelSettings("gpt-4o-mini", None, SECRET_KEY, 0.2, offline=False)
-    assert SECRET_KEY not in repr(settings)
-
-
-def test_local_endpoint_needs_no_key_but_needs_a_model() -> None:
-    settings = resolve_settings("llama3.1", "http://localhost:11434/v1", 0.0, env={})
-    assert settings == ModelSettings("llama3.1", "http://localhost:11434/v1", PLACEHOLDER_API_KEY, 0.0, False)
-
-    with pytest.raises(UsageError, match="--model is required with a custom endpoint"):
-        resolve_settings(None, "http://localhost:11434/v1", 0.2, env={})
-
-
-def test_flags_override_environment() -> None:
-    env = {
-        "OPENAI_API_KEY": SECRET_KEY,
-        "OPENAI_BASE_URL": "http://env-host:8000/v1",
-        "STUDYPLAN_MODEL": "env-model",
-    }
-    assert resolve_settings(None, None, 0.2, env=env).model == "env-model"
-    assert resolve_settings(None, None, 0.2, env=env).base_url == "http://env-host:8000/v1"
-
-    settings = resolve_settings("flag-model", "http://flag-host:9000/v1", 0.2, env=env)
-    assert (settings.model, settings.base_url) == ("flag-model", "http://flag-host:9000/v1")
-
-
-def test_blank_environment_values_count_as_unset() -> None:
-    env = {"OPENAI_API_KEY": " ", "OPENAI_BASE_URL": "", "STUDYPLAN_MODEL": ""}
-    assert resolve_settings(None, None, 0.2, env=env).offline
-
-
-@pytest.mark.parametrize(
-    ("model", "base_url", "temperature", "message"),
-    [
-        ("gpt-4o", None, 0.2, "needs an endpoint"),
-        ("llama3.1", "localhost:11434", 0.2, "must start with http"),
-        (None, None, 3.0, "between 0 and 2"),
-    ],
-)
-def test_unusable_settings_are_usage_errors(
-    model: str | None, base_url: str | None, temperature: float, message: str
-) -> None:
-    with pytest.raises(UsageError, match=message):
-        resolve_settings(model, base_url, temperature, env={})
+# --- redaction ------------------------------------------------------------------------------------------
 
 
 def test_redact_hides_every_secret() -> None:

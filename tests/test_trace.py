@@ -51,7 +51,7 @@ def test_each_event_is_one_json_line_with_its_kind_in_order(tmp_path: Path) -> N
     ]
     assert records[1]["messages"] == messages  # the full request, not a preview
     assert records[2]["reply"] == reply
-    assert records[2]["usage"] == {"prompt_tokens": 10, "completion_tokens": 2}
+    assert records[2]["usage"] == {"prompt_tokens": 10, "completion_tokens": 2, "estimated": False}
     assert records[5]["plan_path"] == "plans/ml.md" and records[5]["plans_saved"] == ["plans/ml.md"]
     times = [record["t"] for record in records]
     assert all(isinstance(t, float | int) for t in times) and times == sorted(times)
@@ -104,7 +104,7 @@ def test_values_without_a_json_form_are_converted(tmp_path: Path) -> None:
     record = read_records(path)[0]
     assert record["start"] == "2025-06-10"
     assert record["path"] == "plans/a.md"
-    assert record["usage"] == {"prompt_tokens": 1, "completion_tokens": 2}
+    assert record["usage"] == {"prompt_tokens": 1, "completion_tokens": 2, "estimated": False}
     assert record["weeks"] == [1, 2]
 
 

@@ -25,7 +25,8 @@ from studyplan.core.events import Event, ModelCallFinished, RunFinished, Usage
 from studyplan.core.model import ChatModel
 from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
-from studyplan.errors import StudyplanError, UsageError
+from studyplan.errors import AuthenticationFailed, EndpointUnreachable, StudyplanError, UsageError
+from studyplan.llm.openai_model import OpenAIChatModel
 from studyplan.llm.settings import ModelSettings
 
 # How a goal ended: the agent's RunStatus, or "rejected" (the goal itself cannot be planned: UsageError),
@@ -175,7 +176,8 @@ def run_goal(
     stop: threading.Event | None = None,
     observe: Callable[[Event], None] | None = None,
 ) -> GoalResult:
-    """Run the agent for one goal and say how it ended; never raises for a goal that fails.
+    """Run the agent for one goal and say how it ended; never raises for a goal that fails, only for an
+    endpoint that fails them all (EndpointUnreachable: nothing listens; AuthenticationFailed: the key).
 
     `observe` sees every event (the evaluation measures from them); `stop` set from another thread ends the
     run at its next event, as "interrupted".
@@ -195,6 +197,8 @@ def run_goal(
     if not text:
         return result("rejected", error="the goal is empty")
     model = _model_for_this_thread(settings, catalog)
+    if isinstance(model, OpenAIChatModel):
+        model.new_run()  # each goal gets the whole --deadline
     context = ToolContext(today=goal.today or settings.today, catalog=catalog, plans_dir=settings.plans_dir)
     agent = make_agent(model, context, goal.max_steps or settings.max_steps, protocol)
     try:
@@ -211,6 +215,8 @@ def run_goal(
                 return result("interrupted", error="interrupted")
     except UsageError as error:  # the offline planner refuses goals it cannot plan
         return result("rejected", error=str(error))
+    except (EndpointUnreachable, AuthenticationFailed):
+        raise  # nothing listens there, or the key is refused: every other goal would fail the same way
     except StudyplanError as error:
         return result("error", error=str(error))
     except Exception as error:  # a bug in one goal must not end the batch; it is recorded instead

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -16,12 +16,12 @@ from pathlib import Path
 from studyplan.app.trace import TraceWriter
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.encoding import ModelProtocol, NativeToolsProtocol
-from studyplan.core.events import Event
+from studyplan.core.events import Event, Notice, RunStarted
 from studyplan.core.model import ChatModel
 from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
-from studyplan.errors import UsageError
-from studyplan.llm.settings import ModelSettings, resolve_settings
+from studyplan.errors import StudyplanError, UsageError
+from studyplan.llm.settings import BoundFlags, ModelSettings
 from studyplan.planner.tools import build_registry
 
 # The SDK's own retries (429 and 5xx, honouring Retry-After) for one interactive run.
@@ -44,6 +44,14 @@ class RunOptions:
     trace_file: Path | None = None
     stream: bool = False
     quiet: bool = False
+    timeout: float | None = None  # None: STUDYPLAN_TIMEOUT, the config file, or the endpoint's default
+    deadline: float | None = None
+    max_tokens: int | None = None
+    log: bool = True  # record the run in the run log (studyplan logs); the config file may turn it off
+
+    @property
+    def bound_flags(self) -> BoundFlags:
+        return BoundFlags(self.timeout, self.deadline, self.max_tokens)
 
 
 @dataclass
@@ -56,16 +64,40 @@ class AgentRun:
     trace_path: Path | None
     context: ToolContext
     secrets: list[str] = field(default_factory=list)
+    log: bool = True
 
     def events(self) -> Generator[Event, None, None]:
-        """The agent's events, each written to the trace (when there is one) before it is yielded."""
+        """The agent's events, each written to the trace (when there is one) and the run log before it is
+        yielded; the settings' notice (an unused key, say) follows the run's header."""
+        from studyplan.app.logs import RunRecorder, log_path, write_run
+
+        recorder = RunRecorder(self.goal, self.settings) if self.log else None
         with contextlib.ExitStack() as stack:
             # The trace writer records an exception escaping this block (Ctrl-C included) before closing.
             trace = stack.enter_context(TraceWriter(self.trace_path, self.secrets)) if self.trace_path else None
-            for event in self.agent.run(self.goal):
-                if trace:
-                    trace.write(event)
-                yield event
+            try:
+                for event in self._with_notice(self.agent.run(self.goal)):
+                    if trace:
+                        trace.write(event)
+                    if recorder:
+                        recorder.observe(event)
+                    yield event
+            except (StudyplanError, KeyboardInterrupt, GeneratorExit) as error:
+                # GeneratorExit after the last event is a reader that stopped there, not an interruption.
+                if recorder and recorder.finished:
+                    write_run(recorder.result(), log_path())
+                elif recorder:
+                    status = "error" if isinstance(error, StudyplanError) else "interrupted"
+                    write_run(recorder.result(str(error) or None, status), log_path())
+                raise
+        if recorder:
+            write_run(recorder.result(), log_path())
+
+    def _with_notice(self, events: Iterator[Event]) -> Iterator[Event]:
+        for event in events:
+            yield event
+            if isinstance(event, RunStarted) and self.settings.notice:
+                yield Notice(self.settings.notice)
 
 
 def build_model(
@@ -85,6 +117,10 @@ def build_model(
         temperature=settings.temperature,
         stream=stream,
         max_retries=max_retries,
+        timeout=settings.bounds.timeout,
+        deadline=settings.bounds.deadline,
+        max_tokens=settings.bounds.max_tokens,
+        key_hint=settings.key_hint,
     )
 
 
@@ -131,7 +167,9 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
             'The goal is empty: say what you want to learn, e.g. studyplan "零基础3个月学机器学习"'
         )
     catalog = Catalog.load(options.catalog)
-    settings = resolve_settings(options.model, options.base_url, options.temperature)
+    from studyplan.app.config import model_settings
+
+    settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
     model = build_model(settings, catalog, options.stream)
     context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir)
     agent = make_agent(model, context, options.max_steps, options.protocol)
@@ -143,8 +181,10 @@ def agent_run(
 ) -> AgentRun:
     """An assembled agent with its trace file chosen (shared by plan and revise)."""
     trace_path = (options.trace_file or _default_trace_path(options.plans_dir)) if options.trace else None
+    from studyplan.app.config import log_enabled
+
     secrets = [settings.api_key] if settings.api_key else []
-    return AgentRun(agent, goal, settings, trace_path, context, secrets)
+    return AgentRun(agent, goal, settings, trace_path, context, secrets, log=options.log and log_enabled(False))
 
 
 def _default_trace_path(plans_dir: Path) -> Path:

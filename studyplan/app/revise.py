@@ -276,15 +276,15 @@ class RevisionRun:
 
 def revision_run(request: str, options: RunOptions, plan_path: Path) -> RevisionRun:
     """Assemble the revision agent on a saved plan, with `request` as the learner's words."""
+    from studyplan.app.config import model_settings
     from studyplan.app.plan import agent_run, build_model, build_protocol
-    from studyplan.llm.settings import resolve_settings
 
     request = request.strip()
     if not request:
         raise UsageError('The request is empty: say what to change, e.g. "第三周太紧了，帮我减掉一半内容"')
     original = read_plan_text(plan_path)
     catalog = Catalog.load(options.catalog)
-    settings = resolve_settings(options.model, options.base_url, options.temperature)
+    settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
     if settings.offline:
         from studyplan.planner.offline_reviser import OfflineReviser
 

@@ -99,7 +99,9 @@ class Agent:
     def run(self, goal: str) -> Iterator[Event]:
         """Run the loop for one goal, yielding every step. Model failures raise ModelError."""
         started = time.perf_counter()
-        yield RunStarted(goal, self.model.name, self.protocol.name, self.model.offline)
+        yield RunStarted(
+            goal, self.model.name, self.protocol.name, self.model.offline, getattr(self.model, "endpoint", "")
+        )
         state = _RunState([{"role": "system", "content": self.system_prompt(goal)}, {"role": "user", "content": goal}])
         step = 0
         for step in range(1, self.config.max_steps + 2):

@@ -17,6 +17,7 @@ RunStatus = Literal["saved", "step_limit", "no_plan", "repeated_calls"]
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    estimated: bool = False  # counted by the project's estimate: the server sent no usage (streams often don't)
 
     @property
     def total_tokens(self) -> int:
@@ -24,7 +25,9 @@ class Usage:
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
-            self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.estimated or other.estimated,
         )
 
 
@@ -34,6 +37,7 @@ class RunStarted:
     model: str
     protocol: str
     offline: bool
+    endpoint: str = ""  # the base URL the model is asked at ("" offline): every run's header names it
     kind: str = "run_started"
 
 

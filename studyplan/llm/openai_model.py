@@ -1,17 +1,19 @@
 """The ChatModel for any OpenAI-compatible chat completions endpoint: OpenAI, Ollama, vLLM, llama.cpp, ...
 
 Retries of 408/409/429/5xx and connection failures (with backoff that honours Retry-After) are left to the
-openai SDK's `max_retries`; this module turns what is left into `studyplan.errors` types whose one-line
-messages say what to do. The SDK is imported lazily so that `studyplan --help` starts fast.
+openai SDK's `max_retries`, bounded in time by transport.py; this module turns what is left into
+`studyplan.errors` types whose one-line messages say what to do. Every request carries `max_tokens`, and
+every history is sent with string contents (llama-cpp-python's server rejects `"content": null`). The SDK is
+imported lazily so that `studyplan --help` starts fast.
 """
 
 from __future__ import annotations
 
 import re
-import socket
 from typing import TYPE_CHECKING, Any
 
 from studyplan.core.events import Usage
+from studyplan.core.memory import estimate_tokens
 from studyplan.core.model import ModelReply, ToolCall
 from studyplan.errors import (
     AuthenticationFailed,
@@ -20,12 +22,13 @@ from studyplan.errors import (
     ModelNotFound,
     ToolsNotSupported,
 )
-from studyplan.llm.settings import PLACEHOLDER_API_KEY, redact
+from studyplan.llm.presets import OPENAI
+from studyplan.llm.settings import DEFAULT_MAX_TOKENS, PLACEHOLDER_API_KEY, redact
 
 if TYPE_CHECKING:
     import openai
 
-OPENAI_BASE_URL = "https://api.openai.com/v1"
+OPENAI_BASE_URL = OPENAI.base_url
 # Statuses the SDK retries by itself; if one surfaces, every attempt failed.
 _RETRIED_STATUSES = {408, 409, 429}
 _SERVER_MESSAGE_LIMIT = 200
@@ -50,21 +53,37 @@ class OpenAIChatModel:
         timeout: float = 60.0,
         max_retries: int = 2,
         stream: bool = False,
+        *,
+        deadline: float | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        key_hint: str = "OPENAI_API_KEY",
     ) -> None:
         import openai  # lazy: the SDK takes a noticeable time to import
+
+        from studyplan.llm.transport import BoundedTransport, Clock
 
         self.name = model
         self.temperature = temperature
         self.stream = stream
+        self.max_tokens = max_tokens
         self.endpoint = (base_url or OPENAI_BASE_URL).rstrip("/")
         self._api_key = api_key or PLACEHOLDER_API_KEY
-        self._timeout = timeout
+        self._key_hint = key_hint
+        self._clock = Clock(self.endpoint, timeout, deadline)
         attempts = max_retries + 1
         self._attempts_text = f"{attempts} attempt" if attempts == 1 else f"{attempts} attempts"
         self._send_stream_options = True  # cleared once the server rejects them
         self._client = openai.OpenAI(
-            api_key=self._api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+            api_key=self._api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            http_client=openai.DefaultHttpxClient(transport=BoundedTransport(self._clock)),
         )
+
+    def new_run(self) -> None:
+        """Restart the run's deadline (a batch worker reuses one model for the goals it runs in turn)."""
+        self._clock.new_run()
 
     def __repr__(self) -> str:
         return f"OpenAIChatModel(model={self.name!r}, endpoint={self.endpoint!r}, stream={self.stream})"
@@ -77,23 +96,33 @@ class OpenAIChatModel:
     ) -> ModelReply:
         import openai
 
-        request: dict[str, Any] = {"model": self.name, "messages": messages, "temperature": self.temperature}
+        from studyplan.llm.transport import RequestStopped, connection_failure
+
+        request: dict[str, Any] = {
+            "model": self.name,
+            "messages": wire_messages(messages),
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
         if tools:
             request["tools"] = tools
         if stop:
             request["stop"] = stop
+        self._clock.start_request()
         try:
             return self._complete_streamed(request) if self.stream else self._complete_plain(request)
+        except RequestStopped as err:  # out of time, or nothing listens: said once, never retried
+            raise err.error from None
         except openai.APIStatusError as err:
             raise self._status_error(err, tools_sent=bool(tools)) from err
         except openai.APITimeoutError as err:
             raise EndpointUnreachable(
-                f"Cannot reach {self.endpoint}: no reply within {self._timeout:g}s "
-                f"after {self._attempts_text}. Check that the server is up, or raise the timeout."
+                f"Cannot reach {self.endpoint}: no connection after {self._attempts_text}. "
+                "Check that the server is up and the base URL is right."
             ) from err
         except openai.APIConnectionError as err:
             raise EndpointUnreachable(
-                f"Cannot reach {self.endpoint}: {_connection_failure(err)}. "
+                f"Cannot reach {self.endpoint}: {connection_failure(err)}. "
                 "Check that the server is running and the base URL is right."
             ) from err
         except openai.APIError as err:  # an error event in the middle of a stream
@@ -132,7 +161,10 @@ class OpenAIChatModel:
             self._send_stream_options = False
             del stream_request["stream_options"]
             stream = self._client.chat.completions.create(**stream_request)
-        return self._assemble(stream)
+        reply = self._assemble(stream)
+        if reply.usage is None:  # llama-cpp-python sends no usage in streams: count what was sent and received
+            reply = ModelReply(reply.content, reply.tool_calls, estimated_usage(request["messages"], reply))
+        return reply
 
     def _assemble(self, stream: openai.Stream[Any]) -> ModelReply:
         """Join content deltas, and tool-call deltas by their index, into one reply."""
@@ -171,7 +203,7 @@ class OpenAIChatModel:
         text = self._server_text(err)
         if status in (401, 403):
             return AuthenticationFailed(
-                f"The endpoint at {self.endpoint} refused the API key (HTTP {status}). Check OPENAI_API_KEY."
+                f"The endpoint at {self.endpoint} refused the API key (HTTP {status}). Check {self._key_hint}."
             )
         if status == 404 or err.code == "model_not_found":
             return ModelNotFound(
@@ -213,18 +245,11 @@ def _usage(usage: Any) -> Usage | None:
     return Usage(getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
 
 
-def _connection_failure(err: Exception) -> str:
-    """Name the root cause of a connection error in a few words."""
-    cause: BaseException | None = err
-    while cause is not None:
-        if isinstance(cause, ConnectionRefusedError):
-            return "connection refused"
-        if isinstance(cause, socket.gaierror):
-            return "the host name could not be resolved"
-        cause = cause.__cause__ or cause.__context__
-    text = str(err.__cause__ or err).lower()
-    if "refused" in text:
-        return "connection refused"
-    if "name or service" in text or "nodename" in text or "getaddrinfo" in text:
-        return "the host name could not be resolved"
-    return "the connection failed"
+def wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history as the strictest servers accept it: every content a string, never null."""
+    return [{**message, "content": ""} if message.get("content") is None else message for message in messages]
+
+
+def estimated_usage(messages: list[dict[str, Any]], reply: ModelReply) -> Usage:
+    """Token counts by the project's estimate, marked as such, for a server that reports none."""
+    return Usage(estimate_tokens(messages), estimate_tokens([reply.to_message()]), estimated=True)

@@ -129,6 +129,7 @@ class Renderer:
             ("Goal: ", "bold"),
             (event.goal, "bold cyan"),
             (f" · model: {model} · protocol: {event.protocol}", "dim"),
+            (f" · endpoint: {event.endpoint}" if event.endpoint else "", "dim"),
         )
         self.console.print(header)
 

@@ -65,10 +65,10 @@ def batch_command(
     import time
 
     from studyplan.app.batch import BatchSettings, GoalResult, ResultsFile, run_concurrently, run_goal, status_counts
+    from studyplan.app.config import model_settings as resolve_settings
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
-    from studyplan.llm.settings import resolve_settings
     from studyplan.ui.batch import batch_progress, render_batch_interrupted, render_batch_summary, render_goal_result
     from studyplan.ui.console import make_console
 

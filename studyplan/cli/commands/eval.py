@@ -59,11 +59,11 @@ def eval_command(
     import tempfile
 
     from studyplan.app.batch import BatchSettings
+    from studyplan.app.config import model_settings as resolve_settings
     from studyplan.app.evaluate import RunMeasure, combos, default_goals, evaluate
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
-    from studyplan.llm.settings import resolve_settings
     from studyplan.ui.batch import batch_progress
     from studyplan.ui.console import make_console
     from studyplan.ui.evaluate import render_eval_table
