@@ -108,6 +108,7 @@ class BoundedTransport(httpx2.BaseTransport):
         except httpx2.TimeoutException as error:  # the read timeout is the time left: it is over
             raise RequestStopped(self._clock.out_of_time()) from error
         self._connected = True
+        assert isinstance(response.stream, httpx2.SyncByteStream), "a sync transport answers with a sync stream"
         return httpx2.Response(
             response.status_code,
             headers=response.headers,
