@@ -6,7 +6,6 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from studyplan.core.memory import fold_history
 from studyplan.core.model import ChatModel, ModelReply
 from studyplan.core.tools import ToolContext
-from studyplan.domain.catalog import Catalog
+from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.checks import check_plan
 from studyplan.domain.document import PlanDoc, Week, parse_plan
 from studyplan.errors import ToolError, UsageError
@@ -250,46 +249,44 @@ def test_is_a_chat_model(catalog: Catalog) -> None:
 
 # --- reading plans week by week, as a learner does ------------------------------------------------------
 
-_WEEK_LABEL = re.compile(
-    r"(?:第 (?P<zh>\d+) 周|week (?P<en>\d+))"
-    r"(?:\s?[（(](?P<which>前|后|first|last|second)\s*(?P<share>半|half|\d+/\d+)[）)])?"
-)
-_WHOLE_RANGE = re.compile(r"(?:第 (\d+)–(\d+) 周|weeks (\d+)–(\d+))$")
+_PART = r"(?:（第 (?P<part_zh>\d+) 部分，共 (?P<parts_zh>\d+) 部分）| \(part (?P<part_en>\d+) of (?P<parts_en>\d+)\))?"
+_COURSE_WEEKS = r"(?:课程第 |course weeks? )(?P<first>\d+)(?:–(?P<last>\d+))?(?: 周)?"
+_FRACTION_TEXT = re.compile(r"\d/\d|前半|后半|（前|（后|first half|second half", re.IGNORECASE)
 
 
-def _label_span(label: str) -> tuple[Fraction, Fraction]:
-    """The stretch of a course one label names, in course weeks: "第 4 周（后半）" → (3.5, 4)."""
-    match = _WEEK_LABEL.fullmatch(label.strip())
-    assert match, f"unreadable course-week label: {label!r}"
-    week = int(match.group("zh") or match.group("en"))
-    if not match.group("which"):
-        return Fraction(week - 1), Fraction(week)
-    share = Fraction(1, 2) if match.group("share") in ("半", "half") else Fraction(match.group("share"))
-    if match.group("which") in ("前", "first"):
-        return Fraction(week - 1), week - 1 + share
-    return week - share, Fraction(week)
-
-
-def course_stretches(week: Week) -> dict[str, tuple[Fraction, Fraction]]:
-    """Where each course of a week starts and stops, read from the week's content line."""
-    stretches: dict[str, tuple[Fraction, Fraction]] = {}
-    if not week.courses:  # a capstone week
-        return stretches
+def course_segment(week: Week, name: str) -> str:
+    """The part of a week's content line about one course."""
     for part in re.split(r"；|; ", week.content):
-        name, _, where = part.rpartition("课程") if "》课程" in part else part.rpartition(", course ")
-        if whole := _WHOLE_RANGE.fullmatch(where.strip()):
-            first, last = (int(n) for n in whole.groups() if n)
-            stretches[name.strip("《》")] = (Fraction(first - 1), Fraction(last))
-            continue
-        labels = where.split(" – ")
-        stretches[name.strip("《》")] = (_label_span(labels[0])[0], _label_span(labels[-1])[1])
-    return stretches
+        if part.startswith((f"《{name}》", f"{name}: ")):
+            return part
+    return ""
 
 
-def study_hours(week: Week) -> float:
-    """The hours the week's study tasks ask for."""
-    study = [task for task in week.tasks if task.startswith(("学习", "按压缩节奏学习", "Work through"))]
-    return sum(float(m.group(1)) for task in study for m in [re.search(r"(?:约|about) ([\d.]+) (?:小时|h\b)", task)])
+def steps_read(segment: str, course: Course) -> list[tuple[int, int, int]]:
+    """The steps a content segment names, as (unit or course-week index, part, parts), in order."""
+    names = [unit.display_title for unit in course.units]
+    unit_pattern = "|".join(re.escape(name) for name in sorted(set(names), key=len, reverse=True))
+    either = rf"(?:(?P<unit>{unit_pattern})|{_COURSE_WEEKS})" if names else _COURSE_WEEKS
+    pattern = re.compile(either + _PART)
+    found: list[tuple[int, int, int]] = []
+    for match in pattern.finditer(segment):
+        part = int(match["part_zh"] or match["part_en"] or 1)
+        parts = int(match["parts_zh"] or match["parts_en"] or 1)
+        if match.groupdict().get("unit"):
+            taken = {index for index, _, _ in found}
+            index = next(i for i, name in enumerate(names) if name == match["unit"] and (i not in taken or parts > 1))
+            found.append((index, part, parts))
+        else:
+            first, last = int(match["first"]), int(match["last"] or match["first"])
+            found += [(number - 1, part, parts) for number in range(first, last + 1)]
+    return found
+
+
+def study_hours(week: Week, catalog: Catalog) -> float:
+    """The hours the week's study tasks ask for (the tasks naming a course of the week)."""
+    names = [course.name for ref in week.courses if (course := catalog.get(ref))]
+    study = [task for task in week.tasks if any(name in task for name in names)]
+    return sum(float(m.group(1)) for task in study for m in re.finditer(r"(?:约|about) ([\d.]+) (?:小时|h\b)", task))
 
 
 READABLE_GOALS = [
@@ -310,30 +307,51 @@ READABLE_GOALS = [
 def test_no_week_asks_for_more_hours_than_the_weekly_budget(goal: str, catalog: Catalog, tmp_path: Path) -> None:
     _, plan = drive(goal, catalog, tmp_path).saved_plan()
     for week in plan.weeks:
-        assert study_hours(week) <= plan.hours_per_week + 0.05, f"week {week.number}: {week.tasks}"
+        assert study_hours(week, catalog) <= plan.hours_per_week + 0.05, f"week {week.number}: {week.tasks}"
 
 
 @pytest.mark.parametrize("goal", READABLE_GOALS)
 def test_each_week_starts_a_course_exactly_where_the_last_one_stopped(
     goal: str, catalog: Catalog, tmp_path: Path
 ) -> None:
-    _, plan = drive(goal, catalog, tmp_path).saved_plan()
-    reached: dict[str, Fraction] = {}
+    """Read as a learner: each week names the units (or the course's own weeks) it covers, in order, with
+    named parts for a unit split across weeks, and every course is finished. No fraction of a week."""
+    text, plan = drive(goal, catalog, tmp_path).saved_plan()
+    assert not _FRACTION_TEXT.search(text), _FRACTION_TEXT.search(text)
+    reached: dict[str, tuple[int, int, int]] = {}
     for week in plan.weeks:
-        for name, (start, end) in course_stretches(week).items():
-            assert start == reached.get(name, 0), f"week {week.number}: {name} resumes at {start}"
-            assert end > start
-            reached[name] = end
+        for course in (catalog.get(ref) for ref in week.courses):
+            assert course is not None
+            steps = steps_read(course_segment(week, course.name), course)
+            assert steps, f"week {week.number}: no step of {course.name} named in {week.content!r}"
+            for step in steps:
+                previous = reached.get(course.id, (-1, 1, 1))
+                expected = (previous[0], previous[1] + 1, previous[2]) if previous[1] < previous[2] else None
+                assert step == expected or (step[0] == previous[0] + 1 and step[1] == 1), (
+                    f"week {week.number}: {course.name} goes from {previous} to {step}"
+                )
+                reached[course.id] = step
     for course_id in plan.resources:
         course = catalog.get(course_id)
-        assert reached[course.name] == course.weeks, f"{course.name} is not finished"
+        last = (len(course.units) if course.units else course.weeks) - 1
+        assert reached[course_id][0] == last and reached[course_id][1] == reached[course_id][2], course.name
 
 
-def test_a_course_week_split_across_plan_weeks_says_which_part(catalog: Catalog, tmp_path: Path) -> None:
+def test_a_unit_split_across_plan_weeks_says_which_part(catalog: Catalog, tmp_path: Path) -> None:
     _, plan = drive("零基础3个月学机器学习", catalog, tmp_path).saved_plan()
-    statistics = [week.content for week in plan.weeks if "Introduction to Statistics" in week.content]
-    assert "《Introduction to Statistics》课程第 1 周 – 第 3 周（前半）" in statistics[0]
-    assert "《Introduction to Statistics》课程第 3 周（后半） – 第 5 周" in statistics[1]
+    split = [week for week in plan.weeks if "（第 1 部分，共 2 部分）" in week.content]
+    assert split
+    following = plan.weeks[split[0].number]  # the next week
+    assert "（第 2 部分，共 2 部分）" in following.content
+
+
+def test_courses_without_an_outline_are_scheduled_by_their_own_weeks_and_the_plan_says_so(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    _, plan = drive("Learn Japanese in one year", catalog, tmp_path).saved_plan()
+    unitless = [catalog.get(ref) for ref in plan.resources if not catalog.get(ref).units]
+    if unitless:
+        assert any("no unit outline" in item and unitless[0].name in item for item in plan.assumptions)
 
 
 def test_compressed_weeks_say_so(catalog: Catalog, tmp_path: Path) -> None:

@@ -7,18 +7,17 @@ calls it, with a short summary of what went where and what did not fit.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from fractions import Fraction
 from typing import Any, Literal
 
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog, Course, Level
 from studyplan.domain.document import Phase, PlanDoc, Week
 from studyplan.engine.goal import Goal, load_phrases
-from studyplan.engine.schedule import SLIVER_SHARE, Slot, Timetable, capstone_weeks, fit_timetable
+from studyplan.engine.schedule import SLIVER_SHARE, Slot, Step, Timetable, capstone_weeks, fit_timetable
 from studyplan.engine.select import ChosenCourse, Selection
+from studyplan.engine.week_text import slot_text, span_text, study_task, unitless
 from studyplan.lang import Lang
 
 MAX_PHASE_WEEKS = 16
@@ -113,55 +112,6 @@ class PlanComposer:
             return self.words["capstone_language"]
         return self.words["capstone_project"]
 
-    def _share(self, share: Fraction, which: Literal["first", "last"]) -> str:
-        words = self.words
-        if share == Fraction(1, 2):
-            return words[f"half_{which}"]
-        return words[f"share_{which}"].format(share=f"{share.numerator}/{share.denominator}")
-
-    def _week_label(self, week: int, share: str | None = None) -> str:
-        if share is None:
-            return self.words["week_label"].format(week=week)
-        return self.words["week_label_share"].format(week=week, share=share)
-
-    def _range(self, start: Fraction, end: Fraction) -> str:
-        """Where a stretch of a course starts and stops, in its own weeks, so that a learner knows exactly
-        what to do: "weeks 1–3", "week 4 (second half) – week 7", "week 2 (first 3/4)"."""
-        words = self.words
-        first, last = math.floor(start) + 1, math.ceil(end)  # the course weeks it starts and ends in
-        done_before = start - (first - 1)  # of the first of them
-        done_after = end - (last - 1)  # of the last of them
-        if first == last:
-            if done_before == 0 and done_after == 1:
-                return self._week_label(first)
-            if done_before == 0:
-                return self._week_label(first, self._share(done_after, "first"))
-            if done_after == 1:
-                return self._week_label(first, self._share(1 - done_before, "last"))
-            middle = words["share_middle"].format(
-                start=f"{done_before.numerator}/{done_before.denominator}",
-                end=f"{done_after.numerator}/{done_after.denominator}",
-            )
-            return self._week_label(first, middle)
-        if done_before == 0 and done_after == 1:
-            return words["range_whole"].format(first=first, last=last)
-        start_label = self._week_label(first, self._share(1 - done_before, "last") if done_before else None)
-        end_label = self._week_label(last, self._share(done_after, "first") if done_after != 1 else None)
-        return words["range_mixed"].format(start=start_label, end=end_label)
-
-    def _part(self, slot: Slot) -> str:
-        return self.words["course_range"].format(
-            name=slot.chosen.course.name, range=self._range(slot.start, slot.end)
-        )
-
-    def _study_task(self, week_slots: list[Slot]) -> str:
-        words = self.words
-        compressed = any(slot.chosen.planned_hours < slot.chosen.course.total_hours - 1e-6 for slot in week_slots)
-        return words["task_study_compressed" if compressed else "task_study"].format(
-            part=words["content_separator"].join(self._part(slot) for slot in week_slots),
-            hours=round(sum(slot.hours for slot in week_slots), 1),
-        )
-
     # weeks
 
     def _course_week(self, number: int, dates: tuple[date, date], week_slots: list[Slot], into_course: int) -> Week:
@@ -169,11 +119,11 @@ class PlanComposer:
         deliverables follow the course from its first week (set-up and basics) on."""
         words = self.words
         main = max(week_slots, key=lambda slot: slot.hours)
-        topic_words = self._topic_words(main.chosen.topic)
-        # one study task per course, the courses after the first together when there are three or more
-        groups = [week_slots[:1], week_slots[1:]] if len(week_slots) > 1 else [week_slots]
-        tasks = [self._study_task(group) for group in groups]
-        tasks.append(topic_words["practice"][into_course % len(topic_words["practice"])])
+        tasks = [study_task(slot, words) for slot in week_slots]
+        if len(tasks) > 2:  # the courses after the first together, so that the week keeps room for practice
+            tasks = [tasks[0], words["content_separator"].join(tasks[1:])]
+        practice, deliverables = self._practice(main)
+        tasks.append(practice[into_course % len(practice)])
         finished = [slot.chosen.course for slot in week_slots if slot.finishes]
         if finished:
             names = self._join([self._course_name(course) for course in finished])
@@ -188,16 +138,26 @@ class PlanComposer:
                 deliverable=self._topic_words(done.chosen.topic)["finish"],
             )
         else:
-            deliverable = topic_words["deliverables"][into_course % len(topic_words["deliverables"])]
+            deliverable = deliverables[into_course % len(deliverables)]
         return Week(
             number=number,
             start=dates[0],
             end=dates[1],
             courses=list(dict.fromkeys(slot.chosen.course.id for slot in week_slots)),
-            content=words["content_separator"].join(self._part(slot) for slot in week_slots),
+            content=words["content_separator"].join(slot_text(slot, words) for slot in week_slots),
             tasks=tasks[:4],
             deliverable=deliverable,
         )
+
+    def _practice(self, main: Slot) -> tuple[list[str], list[str]]:
+        """Practice tasks and deliverables for the week's main course: its resource kind's when the topic's
+        would not fit it (no "write 10 sentences with this week's grammar" for a kanji SRS app)."""
+        words = self.words
+        topic_words = self._topic_words(main.chosen.topic)
+        kind = main.chosen.course.format or ""
+        practice = words["practice_by_format"].get(kind) or topic_words["practice"]
+        deliverable = words["deliverable_by_format"].get(kind)
+        return list(practice), [deliverable] if deliverable else list(topic_words["deliverables"])
 
     def _capstone_week(self, number: int, dates: tuple[date, date], position: int, count: int) -> Week:
         capstone = self._capstone_words()
@@ -239,17 +199,18 @@ class PlanComposer:
         return words[f"phase_{draft.stage}"].format(topics=labels)
 
     def _phase_courses(self, draft: _PhaseDraft, slots: list[list[Slot]], topics: list[str]) -> str:
-        """What the phase covers in its topics: whole courses by name, others by the course weeks done in it."""
-        stretches: dict[str, tuple[Course, Fraction, Fraction]] = {}
+        """What the phase covers in its topics: whole courses by name, others by the steps done in it."""
+        stretches: dict[str, tuple[Course, list[Step], bool, bool]] = {}
         for slot in (slot for i in draft.weeks for slot in slots[i] if slot.chosen.topic in topics):
             course = slot.chosen.course
-            start, end = stretches[course.id][1:] if course.id in stretches else (slot.start, slot.end)
-            stretches[course.id] = (course, min(start, slot.start), max(end, slot.end))
+            if course.id not in stretches:
+                first = slot.steps[0]
+                stretches[course.id] = (course, [], first.index == 0 and first.part == 1, False)
+            entry = stretches[course.id]
+            stretches[course.id] = (course, entry[1] + list(slot.steps), entry[2], slot.finishes)
         parts = [
-            self._course_name(course)
-            if start == 0 and end >= course.weeks
-            else self.words["course_range"].format(name=course.name, range=self._range(start, end))
-            for course, start, end in stretches.values()
+            self._course_name(course) if starts and finishes else span_text(course, steps[0], steps[-1], self.words)
+            for course, steps, starts, finishes in stretches.values()
         ]
         return self._join(parts)
 
@@ -318,7 +279,7 @@ class PlanComposer:
             phases=phases,
             resources=[chosen.course.id for chosen in timetable.courses],
             time_note=self.time_note(selection, timetable),
-            assumptions=self.assumptions(selection),
+            assumptions=self.assumptions(selection, timetable),
         )
         return plan, timetable
 
@@ -358,7 +319,7 @@ class PlanComposer:
             return None
         return " ".join(parts) if self.lang == "en" else "".join(parts)
 
-    def assumptions(self, selection: Selection) -> list[str]:
+    def assumptions(self, selection: Selection, timetable: Timetable) -> list[str]:
         words, goal = self.words, self.goal
         items = list(goal.assumptions)
         if goal.weeks < self.weeks:
@@ -369,6 +330,10 @@ class PlanComposer:
         for topic in selection.missing_topics:
             label = vocabulary.topic_label(topic, self.lang)
             items.append(words["assumption_no_prerequisite_course"].format(topic=label))
+        by_weeks = unitless([chosen.course for chosen in timetable.courses])
+        if by_weeks:
+            names = self._join([self._course_name(course) for course in by_weeks])
+            items.append(words["assumption_no_units"].format(courses=names))
         return items
 
 

@@ -1,38 +1,89 @@
-"""Scheduling chosen courses into the learner's weeks: each week takes whole pieces of courses up to its hours.
+"""Scheduling chosen courses into the learner's weeks, by what the courses themselves are made of.
 
-Plain functions over data: chosen courses in, a timetable (slots per week) out.
+A course is cut into the steps a learner can find: the units of its public outline (a week, a chapter, a
+lesson), or, for a course whose outline the catalog does not list, its own weeks. Each plan week takes whole
+steps up to its hours; a step longer than a week, or one that would leave much of a week empty, is split
+into named parts ("part 1 of 2"). Never a fraction of a course week.
+
+Plain functions over data: chosen courses in, a timetable (the steps of each week) out.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from studyplan.engine.select import ChosenCourse
 
-MAX_UNUSED_SHARE = 0.1  # split course weeks more finely when whole ones would leave over a tenth of a week unused
-TIGHT_UNUSED_SHARE = 0.01
-SLIVER_SHARE = 0.2
+SLIVER_SHARE = 0.2  # a course does not start in the last fifth of a week: it waits for the next one
+SPLIT_SHARE = 0.35  # a step is split to use the room left in a week when that room is over a third of it
+TIGHT_SPLIT_SHARE = 0.05
 PACE_STEP = 0.25  # hours: the gentler pace of plans the catalog cannot fill is a multiple of this
 REFIT_STEP = 0.01
-MAX_PIECES = 4  # course weeks are split into halves, thirds or quarters at most: fractions a reader follows
-MAX_ODD_PIECES = 6
+_EPSILON = 1e-6
+
+
+@dataclass(frozen=True)
+class Step:
+    """A named stretch of a course: one unit of its outline, one of its own weeks, or a part of either."""
+
+    index: int  # position among the course's units (or its weeks), from 0
+    label: str | None  # the outline's numbering ("Week 3", "Chapter 5"); None for a course week
+    title: str | None  # the unit's title ("Algorithms"); None for a course week (its number is index + 1)
+    kind: str  # the unit's kind of work (videos, reading, exercises, project, quiz, mock_exam, srs); "" if unknown
+    hours: float
+    part: int = 1
+    parts: int = 1
+
+    @property
+    def is_unit(self) -> bool:
+        return self.title is not None
+
+    def split(self, first_hours: float, pace: float) -> list[Step]:
+        """This step in parts: the first of `first_hours`, the rest in pieces of at most `pace` hours."""
+        rest = self.hours - first_hours
+        later = max(1, math.ceil(rest / pace - _EPSILON))
+        parts = 1 + later
+        return [replace(self, hours=first_hours, part=1, parts=parts)] + [
+            replace(self, hours=rest / later, part=i, parts=parts) for i in range(2, parts + 1)
+        ]
+
+
+def course_steps(chosen: ChosenCourse) -> list[Step]:
+    """The course's units at the planned pace (scaled to its planned hours), else its own weeks."""
+    course = chosen.course
+    if course.units and course.unit_hours > 0:
+        scale = chosen.planned_hours / course.unit_hours
+        return [
+            Step(i, unit.label, unit.title, unit.kind, unit.hours * scale) for i, unit in enumerate(course.units)
+        ]
+    weekly = chosen.planned_hours / max(course.weeks, 1)
+    return [Step(i, None, None, "", weekly) for i in range(max(course.weeks, 1))]
+
+
+def _fitting(steps: list[Step], pace: float) -> list[Step]:
+    """Steps longer than a week split into equal parts that each fit one."""
+    fitted: list[Step] = []
+    for step in steps:
+        if step.hours > pace + _EPSILON:
+            parts = math.ceil(step.hours / pace - _EPSILON)
+            fitted += [replace(step, hours=step.hours / parts, part=i, parts=parts) for i in range(1, parts + 1)]
+        else:
+            fitted.append(step)
+    return fitted
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One course's share of one week: the stretch of the course from `start` to `end`, in course weeks
-    (0 is the course's beginning; 2.5 is halfway through its third week)."""
+    """One course's share of one week: the steps of it studied that week, in order."""
 
     chosen: ChosenCourse
-    hours: float
-    start: Fraction
-    end: Fraction
+    steps: tuple[Step, ...]
+    finishes: bool  # the course's last step is among them
 
     @property
-    def finishes(self) -> bool:
-        return self.end >= self.chosen.course.weeks
+    def hours(self) -> float:
+        return sum(step.hours for step in self.steps)
 
 
 def capstone_weeks(weeks: int) -> int:
@@ -40,59 +91,41 @@ def capstone_weeks(weeks: int) -> int:
     return 2 if weeks >= 13 else 1 if weeks >= 4 else 0
 
 
-def _pieces_per_course_week(unit_hours: float, pace: float, room: float, unused_share: float) -> int:
-    """Into how many equal pieces a course's weeks are split when scheduled: the fewest (whole course weeks,
-    halves, thirds...) that leave at most `unused_share` of the learner's weeks unused (`room` is what is left
-    of the week the course starts in), else the ones that leave the least."""
-    epsilon = 1e-6
-
-    def unused(pieces: int, hours: float) -> float:
-        step = unit_hours / pieces
-        return hours - math.floor(hours / step + epsilon) * step
-
-    def fills(pieces: int) -> bool:
-        limit = unused_share * pace + epsilon
-        return unused(pieces, pace) <= limit and (room >= pace - epsilon or unused(pieces, room) <= limit)
-
-    # at least one piece must fit in a week, however large the course's weeks are
-    fewest = max(1, math.ceil(unit_hours / pace - epsilon))
-    preferred = list(range(fewest, MAX_PIECES + 1)) or [fewest]
-    fitting = [pieces for pieces in preferred if fills(pieces)]
-    if not fitting:  # fifths and sixths are harder to follow, but better than weeks left half empty
-        fitting = [pieces for pieces in range(max(fewest, MAX_PIECES + 1), MAX_ODD_PIECES + 1) if fills(pieces)]
-    candidates = preferred + list(range(max(fewest, MAX_PIECES + 1), MAX_ODD_PIECES + 1))
-    return fitting[0] if fitting else min(candidates, key=lambda pieces: (round(unused(pieces, pace), 6), pieces))
-
-
 def schedule(
     courses: list[ChosenCourse], weeks: int, pace: float, avoid_slivers: bool = True, tight: bool = False
 ) -> list[list[Slot]] | None:
-    """Lay the courses end to end, each week taking whole pieces (course weeks, or halves or quarters of
-    them) up to `pace` hours and never more. None when they do not fit in `weeks`.
-
-    With `avoid_slivers`, a course does not start in the last fifth of a week: it waits for the next one.
-    `tight` splits course weeks into whatever pieces fill the weeks best, for plans that need every hour.
-    """
-    epsilon = 1e-6
-    slots: list[list[Slot]] = [[] for _ in range(weeks)]
+    """Lay the courses end to end, each week taking whole steps up to `pace` hours and never more. None when
+    they do not fit in `weeks`. `tight` splits steps to use even small rests of a week."""
+    placed: list[list[tuple[ChosenCourse, Step]]] = [[] for _ in range(weeks)]
     week, used = 0, 0.0
+    split_share = TIGHT_SPLIT_SHARE if tight else SPLIT_SHARE
     for chosen in courses:
-        course = chosen.course
-        if avoid_slivers and used > epsilon and pace - used < SLIVER_SHARE * pace:
+        if avoid_slivers and used > _EPSILON and pace - used < SLIVER_SHARE * pace:
             week, used = week + 1, 0.0
-        unused_share = TIGHT_UNUSED_SHARE if tight else MAX_UNUSED_SHARE
-        pieces = _pieces_per_course_week(chosen.planned_hours / course.weeks, pace, pace - used, unused_share)
-        step = chosen.planned_hours / (course.weeks * pieces)
-        done, total = 0, course.weeks * pieces
-        while done < total:
+        pending = _fitting(course_steps(chosen), pace)
+        while pending:
             if week >= weeks:
                 return None
-            fit = min(total - done, math.floor((pace - used) / step + epsilon))
-            if fit <= 0:
-                week, used = week + 1, 0.0
+            step, room = pending[0], pace - used
+            if step.hours <= room + _EPSILON:
+                placed[week].append((chosen, pending.pop(0)))
+                used += step.hours
                 continue
-            slots[week].append(Slot(chosen, fit * step, Fraction(done, pieces), Fraction(done + fit, pieces)))
-            done, used = done + fit, used + fit * step
+            if step.parts == 1 and room >= split_share * pace and step.hours - room > _EPSILON:
+                pending[:1] = step.split(room, pace)
+                continue
+            week, used = week + 1, 0.0
+    return [_slots(week_steps) for week_steps in placed]
+
+
+def _slots(week_steps: list[tuple[ChosenCourse, Step]]) -> list[Slot]:
+    grouped: dict[int, tuple[ChosenCourse, list[Step]]] = {}
+    for chosen, step in week_steps:
+        grouped.setdefault(id(chosen), (chosen, []))[1].append(step)
+    slots = []
+    for chosen, steps in grouped.values():
+        last, total = steps[-1], len(course_steps(chosen))
+        slots.append(Slot(chosen, tuple(steps), last.index == total - 1 and last.part == last.parts))
     return slots
 
 
@@ -114,19 +147,20 @@ def fit_timetable(courses: list[ChosenCourse], weeks: int, hours_per_week: float
     """Schedule the courses into the weeks before the capstone.
 
     Courses that do not fill the time are spread at a gentler pace, so that the capstone stays at one or two
-    weeks; courses that cannot fit once split into whole pieces are compressed a little more.
+    weeks; courses that cannot fit once cut into whole steps are compressed a little more.
     """
     course_weeks = weeks - capstone_weeks(weeks)
     shortest_course_weeks = weeks - min(capstone_weeks(weeks), 1)
     need = sum(chosen.planned_hours for chosen in courses)
     if course_weeks > 0 and need < (course_weeks - 1) * hours_per_week:
-        # too little to fill the plan: the gentlest pace (in half hours) at which the courses still end in time
+        # too little to fill the plan: the gentlest pace at which the courses still end in time
         pace = max(PACE_STEP, math.ceil(need / course_weeks / PACE_STEP) * PACE_STEP)
         while pace < hours_per_week:
             slots = schedule(courses, course_weeks, pace)
             if slots is not None:
                 return Timetable(courses, pace, slots + [[] for _ in range(weeks - course_weeks)])
             pace += PACE_STEP
+
     def attempt(factor: float) -> Timetable | None:
         scaled = [replace(c, planned_hours=c.planned_hours * factor) for c in courses] if factor < 1 else courses
         for avoid_slivers, tight in ((True, False), (False, False), (False, True)):
@@ -136,11 +170,7 @@ def fit_timetable(courses: list[ChosenCourse], weeks: int, hours_per_week: float
                 return Timetable(scaled, hours_per_week, slots + padding)
         return None
 
-    if (fitted := attempt(1.0)) is not None:
-        return fitted
-    # Whole pieces leave a little of some weeks unused: compress as little as that needs.
     factor = 1.0
     while (fitted := attempt(factor)) is None:
-        factor -= REFIT_STEP
+        factor -= REFIT_STEP  # whole steps leave a little of some weeks unused: compress as little as that needs
     return fitted
-
