@@ -8,7 +8,7 @@ import sys
 from _support import Figure, format_value
 
 BENCHMARKS = ["loop_overhead", "cli_startup", "offline_planner", "catalog_search", "batch_concurrency",
-              "prompt_tokens"]
+              "prompt_tokens", "parser_fuzz"]
 
 
 def main() -> int:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import doctest
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+import react_fuzz
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -592,3 +594,40 @@ EMBEDDED: list[tuple[str, str, list[tuple[str, dict[str, Any]]]]] = [
 )
 def test_extract_embedded_calls(content: str, expected: list[tuple[str, dict[str, Any]]]) -> None:
     assert extract_embedded_calls(content) == expected
+
+
+# --- time: linear in the reply's length ---
+# Generous bounds (the machine is shared): the old parser took 18.7 s on the first case. The real figures come
+# from benchmarks/parser_fuzz.py.
+
+PARSE_BOUND_SECONDS = 2.0
+HOSTILE_100KB = {
+    "unclosed calls": "Action: f(a=",
+    "think opened": "<think>",
+    "unclosed functions object": "functions.a{",
+    "dotted name": "a.",
+    "unclosed quotes": "“",
+    "apostrophes": "it's ",
+    "commas in a call": "Action: f(" + "a," * 50,
+    "broken json items": "{a,",
+    "spaces in a fence": "```\n" + " " * 50 + "x",
+}
+
+
+def _timed_parse(text: str) -> float:
+    started = time.perf_counter()
+    assert_exactly_one(parse_react(text, TOOLS))
+    extract_embedded_calls(text)
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize("fragment", HOSTILE_100KB.values(), ids=HOSTILE_100KB.keys())
+def test_a_100kb_hostile_reply_parses_within_the_bound(fragment: str) -> None:
+    text = (fragment * (100_000 // len(fragment) + 1))[:100_000]
+    assert _timed_parse(text) < PARSE_BOUND_SECONDS
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(react_fuzz.pieces)
+def test_fuzzed_hostile_replies_parse_within_the_bound(recipe: list[tuple[str, int]]) -> None:
+    assert _timed_parse(react_fuzz.build(recipe, 30_000)) < PARSE_BOUND_SECONDS

@@ -47,11 +47,27 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-import json_repair
+from studyplan.core.embedded_calls import (
+    IDENTIFIER,
+    call_from_object,
+    clean_name,
+    extract_embedded_calls,
+    load_json_lenient,
+    repair_budget,
+    split_loaded,
+    strip_fence,
+)
+from studyplan.core.text_scan import (
+    BracketBlocks,
+    fence_body,
+    matching_close,
+    quote_close_at,
+    split_top_level,
+)
 
 __all__ = ["ParsedAction", "ParsedReply", "extract_embedded_calls", "parse_react"]
 
@@ -96,6 +112,7 @@ _ACTIONS_AFTER_FINAL = "{count} action{plural} after the Final Answer dropped"
 _FINAL_AFTER_ACTION = "Final Answer after the action dropped (wait for the action's Observation first)"
 _INVENTED_OBSERVATION = "invented Observation dropped with all after it (the system writes observations)"
 _ECHOED_OBSERVATION = "Observation at the start of the reply ignored (the system writes observations)"
+_TOO_MANY_LABELS = "labels after the first 64 dropped"
 _BAD_INPUT_JSON = (
     "The Action Input of {name} is not valid JSON. Write it as one JSON object on the line after "
     "'Action Input:', e.g. {example}."
@@ -127,11 +144,16 @@ _INLINE_LABEL = re.compile(
 )
 _STOP_FRAGMENT = re.compile(
     r"(?:\A|\n)[ \t*#]*(?:Ob|Obs|Obse|Obser|Observ|Observa|Observat|Observati|Observatio|Observation|观察)"
-    r"[ \t]*[:：]?[ \t*]*\Z",
+    r"(?:[ \t]*[:：])?[ \t*]*\Z",  # not [ \t]*[:：]?[ \t*]*: that backtracks quadratically over spaces
     re.IGNORECASE,
 )
 _THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
 
+_ACTIONS_READ_FOR_COUNT = 10
+_MAX_SEGMENTS = 64
+_NAME_WINDOW = 300  # characters of an Action line in which its tool name is looked for
 _NO_ACTION_NAMES = {"none", "null", "n/a", "na", "nothing", "无", "没有", "不需要"}
 # `Action: <one of these>` alone means the final answer; as a call name only the first three do (a tool named
 # like an ordinary word, e.g. `answer(...)`, is left to the loop's unknown-tool message).
@@ -139,17 +161,13 @@ _FINISH_NAMES = {"finish", "final_answer", "finalanswer", "final", "answer", "do
 _FINISH_CALLS = {"finish", "final_answer", "finalanswer"}
 _ANSWER_PREFIX = re.compile(r"^\s*(?:final[ _]?answer|answer|最终答案|最终回答|答案)\s*[:：=]\s*", re.I)
 
-_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*"
-_CALL_START = re.compile(rf"(?<![A-Za-z0-9_])({_IDENTIFIER})[ \t]*\(")
-_FIRST_IDENTIFIER = re.compile(rf"(?<![A-Za-z0-9_])({_IDENTIFIER})")
+_NAME = re.compile(rf"(?<![A-Za-z0-9_])({IDENTIFIER})")
+_CALL_PARENTHESIS = re.compile(r"[ \t]*\(")
 _KEYWORD_ITEM = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:=(?!=)|[:：](?!//))\s*(.*)$", re.DOTALL)
-_FENCE = re.compile(r"^```[A-Za-z_]*[ \t]*\n?(.*?)\n?[ \t]*(?:```[ \t]*)?$", re.DOTALL)
 _FENCE_LINE = re.compile(r"^[ \t]*```[\w-]*[ \t]*(?:\n|$)", re.MULTILINE)  # a reply wrapped in a code block
 _INT = re.compile(r"-?(?:0|[1-9]\d*)")
 _FLOAT = re.compile(r"-?(?:0|[1-9]\d*)\.\d+")
 
-_QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』", "`": "`"}
-_BRACKET_PAIRS = {"(": ")", "[": "]", "{": "}"}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\"}
 
 
@@ -194,39 +212,17 @@ def parse_react(text: str, tool_names: Collection[str] | None = None) -> ParsedR
     >>> parse_react("I think the answer is 42.").error is not None
     True
     """
-    known = list(tool_names or [])
-    reply, reasoning = _remove_think_blocks(text or "")
-    reply = _STOP_FRAGMENT.sub("", reply)
-    segments, dropped = _segment(reply)
-    parsed = _decide(segments, dropped, known)
-    if parsed.error is not None:
-        parsed = _fallback(reply, parsed, known)
-    if parsed.thought is None and reasoning:
-        parsed = ParsedReply(reasoning, parsed.action, parsed.final_answer, parsed.error, parsed.dropped)
+    with repair_budget():
+        known = list(tool_names or [])
+        reply, reasoning = _remove_think_blocks(text or "")
+        reply = _STOP_FRAGMENT.sub("", reply)
+        segments, dropped = _segment(reply)
+        parsed = _decide(segments, dropped, known)
+        if parsed.error is not None:
+            parsed = _fallback(reply, parsed, known)
+        if parsed.thought is None and reasoning:
+            parsed = ParsedReply(reasoning, parsed.action, parsed.final_answer, parsed.error, parsed.dropped)
     return parsed
-
-
-def extract_embedded_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
-    """Tool calls a native-tools reply wrote into its text instead of `tool_calls`, in order.
-
-    Recognized: `<tool_call>{"name": ..., "arguments": ...}</tool_call>` (Qwen/Hermes, several allowed,
-    arguments an object or a JSON string), `<function=name>{...}</function>`, a fenced JSON block (or a reply
-    that is only JSON) holding {"name", "arguments"}, {"tool", "args"} or {"function": {...}} (or a list of
-    them), and `functions.name:{...}` / `to=functions.name ... {...}`. Plain prose gives [].
-
-    >>> extract_embedded_calls('```json\\n{"name": "search_courses", "arguments": {"topic": "sql"}}\\n```')
-    [('search_courses', {'topic': 'sql'})]
-    >>> extract_embedded_calls("I would search the catalog with search_courses first.")
-    []
-    """
-    if not content or not content.strip():
-        return []
-    finders = (_tool_call_tags, _function_tags, _fenced_calls, _functions_prefix_calls, _whole_json_calls)
-    for finder in finders:
-        calls = finder(content)
-        if calls:
-            return calls
-    return []
 
 
 # --- segmentation ---
@@ -234,14 +230,20 @@ def extract_embedded_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
 
 def _remove_think_blocks(text: str) -> tuple[str, str | None]:
     """Split off reasoning-model `<think>` blocks: labels inside them are drafts, not the reply."""
-    reasoning = [match.strip() for match in _THINK_BLOCK.findall(text)]
-    text = _THINK_BLOCK.sub("", text)
-    lowered = text.lower()
-    if "</think>" in lowered:  # the chat template opened <think> in the prompt, so only the close is here
-        index = lowered.rfind("</think>")
-        reasoning.append(text[:index].replace("<think>", "").strip())
-        text = text[index + len("</think>") :]
-    text = re.sub(r"<think>", "", text, flags=re.IGNORECASE)
+    closes = [match.end() for match in _THINK_CLOSE.finditer(text)]
+    reasoning: list[str] = []
+    if closes:
+        # Blocks are looked for before the last close only: an unclosed <think> would be searched to the end.
+        head = text[: closes[-1]]
+        reasoning = [match.strip() for match in _THINK_BLOCK.findall(head)]
+        text = _THINK_BLOCK.sub("", head) + text[closes[-1] :]
+    remaining_close = None
+    for remaining_close in _THINK_CLOSE.finditer(text):  # noqa: B007 (the last one is wanted)
+        pass
+    if remaining_close is not None:  # the chat template opened <think> in the prompt, so only the close is here
+        reasoning.append(_THINK_OPEN.sub("", text[: remaining_close.start()]).strip())
+        text = text[remaining_close.end() :]
+    text = _THINK_OPEN.sub("", text)
     joined = "\n".join(part for part in reasoning if part)
     return text, joined or None
 
@@ -259,105 +261,66 @@ def _label_kind(word: str) -> str:
     return _THOUGHT
 
 
-def _next_label(text: str, position: int, line_start_only: bool = False) -> _Label | None:
-    found: list[_Label] = []
-    patterns = (_LINE_LABEL,) if line_start_only else (_LINE_LABEL, _INLINE_LABEL)
-    for pattern in patterns:
-        match = pattern.search(text, position)
-        if match:
-            word = next(group for group in match.groups() if group)
-            found.append(_Label(_label_kind(word), match.start(), match.end()))
-    return min(found, key=lambda label: label.start) if found else None
+class _Labels:
+    """The labels of one reply, left to right. Each pattern's last search is remembered: a later search from
+    before the match found gives that match again, so the text is searched once per pattern, not per segment."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._last: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
+
+    def _search(self, pattern: re.Pattern[str], position: int) -> re.Match[str] | None:
+        remembered = self._last.get(pattern)
+        if remembered is not None:
+            searched_from, match = remembered
+            if searched_from <= position and (match is None or position <= match.start()):
+                return match
+        match = pattern.search(self.text, position)
+        self._last[pattern] = (position, match)
+        return match
+
+    def next(self, position: int, line_start_only: bool = False) -> _Label | None:
+        found: list[_Label] = []
+        patterns = (_LINE_LABEL,) if line_start_only else (_LINE_LABEL, _INLINE_LABEL)
+        for pattern in patterns:
+            match = self._search(pattern, position)
+            if match:
+                word = next(group for group in match.groups() if group)
+                found.append(_Label(_label_kind(word), match.start(), match.end()))
+        return min(found, key=lambda label: label.start) if found else None
 
 
 def _segment(text: str) -> tuple[list[_Segment], list[str]]:
     """Cut the reply into labelled segments, stopping at an Observation the model wrote itself."""
     segments: list[_Segment] = []
     dropped: list[str] = []
-    label = _next_label(text, 0)
+    labels = _Labels(text)
+    brackets = BracketBlocks(text)
+    label = labels.next(0)
     preamble = text[: label.start if label else len(text)]
     if preamble.strip():
         segments.append(_Segment(_TEXT, preamble))
     while label is not None:
+        if len(segments) == _MAX_SEGMENTS:  # no real reply has this many labels; reading on costs per label
+            dropped.append(_TOO_MANY_LABELS)
+            break
         if label.kind == _OBSERVATION:
             if not segments:  # an echo of the last observation, before the reply proper
-                label = _next_label(text, label.end, line_start_only=True)
+                label = labels.next(label.end, line_start_only=True)
                 dropped.append(_ECHOED_OBSERVATION)
                 continue
             dropped.append(_INVENTED_OBSERVATION)
             break
-        following = _next_label(text, label.end, line_start_only=label.kind == _FINAL)
+        following = labels.next(label.end, line_start_only=label.kind == _FINAL)
         end = following.start if following else len(text)
         if label.kind in (_ACTION, _INPUT):
-            extended = _extend_over_brackets(text, label.end, end)
+            extended = brackets.extend(label.end, end)
             if extended > end:  # a label inside a quoted argument is part of the argument
                 end = extended
-                following = _next_label(text, end)
+                following = labels.next(end)
         segments.append(_Segment(label.kind, text[label.end : end]))
         label = following
     return segments, dropped
-
-
-def _extend_over_brackets(text: str, start: int, naive_end: int) -> int:
-    """End of the first bracketed argument block starting in text[start:naive_end] if it closes later."""
-    opening = next((i for i in range(start, naive_end) if text[i] in _BRACKET_PAIRS), None)
-    if opening is None:
-        return naive_end
-    close = _matching_close(text, opening)
-    return close + 1 if close is not None and close >= naive_end else naive_end
-
-
-def _quote_close_at(text: str, index: int) -> tuple[str, int] | None:
-    """If a quote opens at `index` and is closed later, (closing quote, index after the opening)."""
-    if text.startswith(('"""', "'''"), index):
-        triple = text[index : index + 3]
-        return (triple, index + 3) if text.find(triple, index + 3) != -1 else None
-    char = text[index]
-    closing = _QUOTE_PAIRS.get(char)
-    if closing is None:
-        return None
-    if char == "'" and index > 0 and text[index - 1].isalnum():  # an apostrophe: it's, don't
-        return None
-    return (closing, index + 1) if text.find(closing, index + 1) != -1 else None
-
-
-def _scan(text: str, start: int) -> Iterator[tuple[int, int]]:
-    """Yield (index, bracket depth after it) for each character outside quotes, from `start`."""
-    depth = 0
-    index = start
-    while index < len(text):
-        quote = _quote_close_at(text, index)
-        if quote is not None:
-            closing, index = quote
-            while index < len(text) and not text.startswith(closing, index):
-                index += 2 if text[index] == "\\" and closing in ('"', "'") else 1
-            index += len(closing)
-            continue
-        char = text[index]
-        if char in _BRACKET_PAIRS:
-            depth += 1
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-        yield index, depth
-        index += 1
-
-
-def _matching_close(text: str, opening: int) -> int | None:
-    for index, depth in _scan(text, opening):
-        if depth == 0:
-            return index if index > opening else None
-    return None
-
-
-def _split_top_level(text: str, separators: str = ",，") -> list[str]:
-    parts: list[str] = []
-    last = 0
-    for index, depth in _scan(text, 0):
-        if depth == 0 and text[index] in separators:
-            parts.append(text[last:index])
-            last = index + 1
-    parts.append(text[last:])
-    return parts
 
 
 # --- deciding ---
@@ -377,12 +340,7 @@ def _decide(segments: list[_Segment], dropped: list[str], known: list[str]) -> P
     if chosen is None:
         return ParsedReply(_thought(segments, len(segments)), error=_why_nothing(segments), dropped=dropped)
     later = segments[chosen + 1 :]
-    later_actions = sum(
-        1
-        for position, segment in enumerate(later, start=chosen + 1)
-        if segment.kind == _ACTION
-        and _action_outcome(segment.body, _input_after(segments, position), known).action is not None
-    )
+    later_actions = _count_actions(segments, chosen + 1, known)
     later_finals = sum(1 for segment in later if segment.kind == _FINAL)
     notes = list(dropped)
     if later_actions:
@@ -395,6 +353,23 @@ def _decide(segments: list[_Segment], dropped: list[str], known: list[str]) -> P
         notes.append(_FINAL_AFTER_ACTION)
     thought = _thought(segments, chosen)
     return ParsedReply(thought, outcome.action, outcome.final, outcome.error, notes)
+
+
+def _count_actions(segments: list[_Segment], first: int, known: list[str]) -> int:
+    """How many Action segments from `first` on name a call, to tell the model: the first few are read in full,
+    past those every Action label counts (a reply of thousands of actions is not parsed thousands of times)."""
+    count = read = 0
+    for position in range(first, len(segments)):
+        segment = segments[position]
+        if segment.kind != _ACTION:
+            continue
+        if read < _ACTIONS_READ_FOR_COUNT:
+            read += 1
+            outcome = _action_outcome(segment.body, _input_after(segments, position), known)
+            count += outcome.action is not None
+        else:
+            count += 1
+    return count
 
 
 def _input_after(segments: list[_Segment], index: int) -> str | None:
@@ -460,6 +435,8 @@ def _action_outcome(body: str, input_body: str | None, known: list[str]) -> _Out
     if text.startswith(("{", "[")):
         return _json_action_outcome(text, raw)
     first_line = text.split("\n", 1)[0].strip()
+    # The tool name is near the start of the line: only its head is searched (a 100 KB line costs no more).
+    first_line = first_line[:_NAME_WINDOW]
     whole = re.sub(r"[\s-]+", "_", first_line.strip(" .:：`*").lower())
     if not first_line or whole in _NO_ACTION_NAMES:
         return _NOTHING
@@ -475,7 +452,7 @@ def _action_outcome(body: str, input_body: str | None, known: list[str]) -> _Out
     stripped_rest = rest.lstrip(" \t")
     if stripped_rest.startswith("("):
         opening = after + (len(rest) - len(stripped_rest))
-        close = _matching_close(text, opening)
+        close = matching_close(text, opening)
         inside = text[opening + 1 : close] if close is not None else text[opening + 1 :].rstrip().rstrip(")")
     elif stripped_rest.lstrip(":： \t").startswith("{"):
         inline_json = stripped_rest.lstrip(":： \t")
@@ -499,9 +476,9 @@ def _action_outcome(body: str, input_body: str | None, known: list[str]) -> _Out
 def _undecorate(body: str) -> str:
     """Strip what models wrap around an action: code fences, backticks, bold, a leading bullet."""
     text = body.strip()
-    fenced = _FENCE.match(text)
-    if fenced and text.startswith("```"):
-        text = fenced.group(1).strip()
+    fenced = fence_body(text)
+    if fenced is not None:
+        text = fenced.strip()
     text = re.sub(r"^[-*+][ \t]+", "", text)
     return text.strip().strip("`*").strip()
 
@@ -517,16 +494,15 @@ def _locate_name(text: str, first_line: str, known: list[str]) -> tuple[str, int
     if best is not None:
         return best[2], text.find(first_line) + best[1]
     offset = text.find(first_line)
-    for start_pattern in (_CALL_START, _FIRST_IDENTIFIER):
-        match = start_pattern.search(first_line)
-        if match:
-            return _clean_name(match.group(1)), offset + match.end(1)
+    # The first name followed by "(", else the first name. Names are matched whole (see IDENTIFIER) and each
+    # is tried once, so a long dotted line costs one pass.
+    names = list(_NAME.finditer(first_line))
+    call = next((name for name in names if _CALL_PARENTHESIS.match(first_line, name.end())), None)
+    match = call or (names[0] if names else None)
+    if match:
+        return clean_name(match.group(1)), offset + match.end(1)
     token = re.match(r"[^\s(（:：,，]+", first_line)
     return (token.group(0), offset + token.end()) if token else None
-
-
-def _clean_name(name: str) -> str:
-    return name.removeprefix("functions.").strip(".-")
 
 
 def _finish_outcome(given_input: str, inside: str | None) -> _Outcome:
@@ -544,15 +520,15 @@ def _finish_outcome(given_input: str, inside: str | None) -> _Outcome:
 
 def _json_action_outcome(text: str, raw: str) -> _Outcome:
     """`Action: {"name": ..., "arguments": ...}` or LangChain's `{"action": ..., "action_input": ...}`."""
-    value = _load_json_lenient(text)
-    call = _call_from_object(value, require_arguments=False) if isinstance(value, dict) else None
+    value = load_json_lenient(text)
+    call = call_from_object(value, require_arguments=False) if isinstance(value, dict) else None
     if call is None:
         return _Outcome(error=_NO_TOOL_NAME)
     name, arguments = call
     if re.sub(r"[\s-]+", "_", name.lower()) in _FINISH_NAMES:
         answer = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
         return _finish_outcome(answer, None) if answer else _Outcome(error=_EMPTY_FINAL)
-    args, kwargs = _split_loaded(arguments)
+    args, kwargs = split_loaded(arguments)
     return _Outcome(action=ParsedAction(name, args, kwargs, raw))
 
 
@@ -561,16 +537,16 @@ def _json_action_outcome(text: str, raw: str) -> _Outcome:
 
 def _arguments_from_input(text: str) -> tuple[list[Any], dict[str, Any]] | None:
     """Arguments from an Action Input. None when it is meant as JSON but cannot be read as JSON."""
-    body = _strip_fence(text.strip())
+    body = strip_fence(text.strip())
     if not body or body.lower() in ("none", "null", "{}", "无"):
         return [], {}
     if body[0] == "{":
-        value = _load_json_lenient(body)
+        value = load_json_lenient(body)
         return ([], value) if isinstance(value, dict) and value else None
     if body[0] == "[":
-        value = _load_json_lenient(body)
+        value = load_json_lenient(body)
         return (value, {}) if isinstance(value, list) else None
-    if body.startswith("(") and _matching_close(body, 0) == len(body) - 1:
+    if body.startswith("(") and matching_close(body, 0) == len(body) - 1:
         return _call_arguments(body[1:-1])
     if "\n" in body:
         return [body], {}
@@ -581,7 +557,7 @@ def _call_arguments(inside: str) -> tuple[list[Any], dict[str, Any]]:
     """`a, key=value, "quoted, with comma"` → positional and keyword values."""
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
-    for item in _split_top_level(inside):
+    for item in split_top_level(inside):
         item = item.strip()
         if not item:
             continue
@@ -598,7 +574,7 @@ def _call_arguments(inside: str) -> tuple[list[Any], dict[str, Any]]:
 def _literal(text: str) -> Any:
     """A written value as Python: quoted strings unquoted, canonical numbers, booleans, JSON lists/objects."""
     value = text.strip()
-    quote = _quote_close_at(value, 0) if value else None
+    quote = quote_close_at(value, 0) if value else None
     if quote is not None and value.endswith(quote[0]) and len(value) >= 2 * len(quote[0]):
         return _unescape(value[len(quote[0]) : -len(quote[0])])
     if _INT.fullmatch(value):
@@ -611,7 +587,7 @@ def _literal(text: str) -> Any:
     if lowered in ("null", "none"):
         return None
     if value.startswith(("{", "[")):
-        loaded = _load_json_lenient(value)
+        loaded = load_json_lenient(value)
         if isinstance(loaded, list | dict):
             return loaded
     return value
@@ -619,111 +595,3 @@ def _literal(text: str) -> Any:
 
 def _unescape(text: str) -> str:
     return re.sub(r"\\([ntr\"'\\])", lambda match: _ESCAPES[match.group(1)], text)
-
-
-def _strip_fence(text: str) -> str:
-    fenced = _FENCE.match(text) if text.startswith("```") else None
-    return fenced.group(1).strip() if fenced else text.strip("`").strip()
-
-
-def _load_json_lenient(text: str) -> Any:
-    """Strict JSON first, then json_repair. None when nothing JSON-like can be read."""
-    body = _strip_fence(text.strip())
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        pass
-    try:
-        value = json_repair.loads(body)
-    except Exception:  # json_repair is lenient by design; a crash inside it must not end the run
-        return None
-    return None if value == "" else value
-
-
-def _split_loaded(arguments: Any) -> tuple[list[Any], dict[str, Any]]:
-    if isinstance(arguments, dict):
-        return [], arguments
-    if isinstance(arguments, list):
-        return arguments, {}
-    if isinstance(arguments, str):
-        loaded = _load_json_lenient(arguments) if arguments.strip().startswith(("{", "[")) else None
-        if isinstance(loaded, dict):
-            return [], loaded
-        return ([arguments] if arguments.strip() else []), {}
-    return ([] if arguments is None else [arguments]), {}
-
-
-# --- calls embedded in text (native-tools mode) ---
-
-_NAME_KEYS = ("name", "tool", "tool_name", "action", "function")
-_ARGUMENT_KEYS = ("arguments", "args", "parameters", "action_input", "tool_input", "input", "params")
-
-
-def _call_from_object(value: dict[str, Any], require_arguments: bool) -> tuple[str, Any] | None:
-    """(name, arguments) from the shapes models use for a call; None for any other object."""
-    function = value.get("function")
-    if isinstance(function, dict):
-        value = function
-    name = next((value[key] for key in _NAME_KEYS if isinstance(value.get(key), str)), None)
-    has_arguments = any(key in value for key in _ARGUMENT_KEYS)
-    if not name or not name.strip() or (require_arguments and not has_arguments):
-        return None
-    arguments: Any = next((value[key] for key in _ARGUMENT_KEYS if key in value), {})
-    return _clean_name(name.strip()), arguments
-
-
-def _calls_from_json(text: str, require_arguments: bool) -> list[tuple[str, dict[str, Any]]]:
-    value = _load_json_lenient(text)
-    items = value if isinstance(value, list) else [value]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for item in items:
-        call = _call_from_object(item, require_arguments) if isinstance(item, dict) else None
-        if call is None or not re.fullmatch(_IDENTIFIER, call[0]):
-            continue
-        _, kwargs = _split_loaded(call[1])
-        calls.append((call[0], kwargs))
-    return calls
-
-
-def _tool_call_tags(content: str) -> list[tuple[str, dict[str, Any]]]:
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for body in re.findall(r"<tool_call>(.*?)(?:</tool_call>|\Z)", content, re.DOTALL | re.IGNORECASE):
-        calls.extend(_calls_from_json(body, require_arguments=False))
-    return calls
-
-
-def _function_tags(content: str) -> list[tuple[str, dict[str, Any]]]:
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for name, body in re.findall(rf"<function=({_IDENTIFIER})>(.*?)(?:</function>|\Z)", content, re.DOTALL):
-        value = _load_json_lenient(body) if body.strip() else {}
-        calls.append((_clean_name(name), value if isinstance(value, dict) else {}))
-    return calls
-
-
-def _fenced_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for body in re.findall(r"```[A-Za-z_]*[ \t]*\n(.*?)```", content, re.DOTALL):
-        if body.strip().startswith(("{", "[")):
-            calls.extend(_calls_from_json(body, require_arguments=True))
-    return calls
-
-
-_FUNCTIONS_PREFIX = re.compile(r"functions\.([A-Za-z_][A-Za-z0-9_-]*)(?:\s|<\|[^|]*\|>|json|[:(])*(\{)")
-
-
-def _functions_prefix_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for match in _FUNCTIONS_PREFIX.finditer(content):
-        opening = match.start(2)
-        close = _matching_close(content, opening)
-        value = _load_json_lenient(content[opening : close + 1 if close is not None else len(content)])
-        if isinstance(value, dict):
-            calls.append((match.group(1), value))
-    return calls
-
-
-def _whole_json_calls(content: str) -> list[tuple[str, dict[str, Any]]]:
-    body = content.strip()
-    if not body.startswith(("{", "[")):
-        return []
-    return _calls_from_json(body, require_arguments=True)
