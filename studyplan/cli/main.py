@@ -41,12 +41,15 @@ class DefaultCommandGroup(TyperGroup):
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         first = next((index for index, arg in enumerate(args) if arg not in ROOT_FLAGS), len(args))
-        if not args:
-            typer.echo(ctx.get_help())
-            raise UsageError('no goal given: studyplan "零基础3个月学机器学习" makes a plan (- reads the goal '
-                             "from stdin); studyplan COMMAND --help explains a command")
-        if first < len(args) and args[first] not in self.commands:
-            self._refuse_typo(args[first])
+        names_no_command = first < len(args) and args[first] not in self.commands
+        if not ctx.resilient_parsing:  # shell completion never prints or refuses, it only finds the command
+            if not args:
+                typer.echo(ctx.get_help())
+                raise UsageError('no goal given: studyplan "零基础3个月学机器学习" makes a plan (- reads the goal '
+                                 "from stdin); studyplan COMMAND --help explains a command")
+            if names_no_command:
+                self._refuse_typo(args[first])
+        if names_no_command:
             args = [*args[:first], self.default_command, *args[first:]]
         return super().parse_args(ctx, args)
 
