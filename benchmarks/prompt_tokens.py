@@ -35,6 +35,7 @@ GOALS = {  # label: goal
 }
 TODAY = date(2026, 11, 30)
 TARGET = 0.6
+FIRST_REQUEST_TARGETS = {"tools": 900, "text": 1800}  # what a small local model prefills before its first word
 
 
 def schema_tokens(schemas: list[dict[str, Any]]) -> int:
@@ -82,9 +83,37 @@ def compare(goal: str, catalog: Catalog) -> tuple[int, int, int, int]:
     return agent_tokens, naive_tokens, len(model.replies), fixed
 
 
+def first_request_tokens(goal: str, protocol: str, catalog: Catalog) -> int:
+    """The estimated size of the first request: system prompt, goal and (tools protocol) the tool schemas."""
+    from studyplan.app.plan import make_agent
+    from studyplan.core.model import ModelReply
+
+    class Recorder:
+        name, offline = "recorder", False
+        first: tuple[list[dict[str, Any]], list[dict[str, Any]] | None] | None = None
+
+        def complete(self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None) -> ModelReply:
+            self.first = self.first or (list(messages), tools)  # the loop appends to its list later
+            return ModelReply("Final Answer: -")
+
+    with tempfile.TemporaryDirectory() as folder:
+        model = Recorder()
+        context = ToolContext(today=TODAY, catalog=catalog, plans_dir=Path(folder), goal=goal)
+        list(make_agent(model, context, 8, protocol).run(goal))
+    assert model.first is not None
+    messages, tools = model.first
+    return estimate_tokens(messages) + (schema_tokens(tools) if tools else 0)
+
+
 def measure() -> list[Figure]:
     catalog = Catalog.load()
     figures = []
+    for protocol, target in FIRST_REQUEST_TARGETS.items():
+        sizes = {label: first_request_tokens(goal, protocol, catalog) for label, goal in GOALS.items()}
+        largest = max(sizes.values())
+        figures.append(Figure(f"first request, {protocol} protocol (largest of the goals)", largest, "tokens",
+                              f"≤ {target:,}", largest <= target,
+                              ", ".join(f"{label}: {size:,}" for label, size in sizes.items())))
     for label, goal in GOALS.items():
         ours, naive, rounds, fixed = compare(goal, catalog)
         ratio = ours / naive

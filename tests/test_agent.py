@@ -46,7 +46,6 @@ def test_full_trajectory_with_parallel_calls(catalog: Catalog, tmp_path: Path) -
                     call("search_courses", "c3", topic="python", level="beginner"),
                 ],
             ),
-            ModelReply(None, [call("plan_calendar", "c4", start_date="2026-11-30", weeks=6)]),
             ModelReply("Saving.", [call("save_plan", "c5", content=plan, filename="ml.md")]),
             ModelReply("Your 6-week plan is saved."),
         ],
@@ -54,24 +53,22 @@ def test_full_trajectory_with_parallel_calls(catalog: Catalog, tmp_path: Path) -
     events = list(agent.run("零基础学机器学习"))
     finished = events[-1]
     assert isinstance(finished, RunFinished)
-    assert finished.status == "saved" and finished.steps == 5
+    assert finished.status == "saved" and finished.steps == 4
     assert finished.plan_path == (tmp_path / "plans" / "ml.md").resolve()
     assert finished.plan_path.read_text(encoding="utf-8").startswith("# ")
     assert finished.summary == "Your 6-week plan is saved."
-    assert finished.usage.prompt_tokens == 500  # the scripted model reports 100 per call
+    assert finished.usage.prompt_tokens == 400  # the scripted model reports 100 per call
 
     observations = [e for e in events if isinstance(e, Observation)]
     assert [o.tool for o in observations] == [
         "get_current_date",
         "search_courses",
         "search_courses",
-        "plan_calendar",
         "save_plan",
     ]
     assert all(o.ok for o in observations)
     assert observations[0].text == "2026-11-30 (Monday, ISO week 49)"
     assert "[ml-supervised]" in observations[1].text
-    assert "Week 6: 2027-01-04 (Mon) – 2027-01-10 (Sun)" in observations[3].text
     assert next(e.text for e in events if isinstance(e, Thought)) == "I need today's date first."
     assert isinstance(events[-2], FinalAnswer)
     # The level alias 初级 was normalized before the tool ran.
@@ -101,7 +98,8 @@ def test_tool_failures_become_observations(catalog: Catalog, tmp_path: Path) -> 
         [
             ModelReply(None, [call("delete_files", "a")]),
             ModelReply(None, [call("search_courses", "b", level="beginner")]),
-            ModelReply(None, [call("plan_calendar", "c", start_date="next monday", weeks=4)]),
+            ModelReply(None, [call("compose_plan", "c", course_ids=["py4e"], weeks=4, hours_per_week=5,
+                                   start_date="next monday")]),
             ModelReply(
                 None,
                 [

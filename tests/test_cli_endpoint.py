@@ -50,7 +50,6 @@ def trajectory(plan_text: str, streamed: bool = False) -> list:
                 call("search_courses", "c3", topic="python", level="初级"),
             ],
         ),
-        make(None, [call("plan_calendar", "c4", start_date="2026-11-30", weeks=6)]),
         make("计划写好了，保存。", [call("save_plan", "c5", content=plan_text, filename="ml-6w.md")]),
         make("已为你生成 6 周的学习计划。"),
     ]
@@ -72,12 +71,13 @@ def test_tool_calling_run_saves_the_plan(
     assert "plans/ml-6w.md" in out and "已为你生成 6 周的学习计划。" in out
 
     bodies = scripted_server.bodies
-    assert len(bodies) == 5
+    assert len(bodies) == 4
     assert bodies[0]["model"] == "scripted-model" and bodies[0]["temperature"] == 0.2
     assert {tool["function"]["name"] for tool in bodies[0]["tools"]} == {
         "get_current_date",
         "search_courses",
-        "plan_calendar",
+        "compose_plan",
+        "save_draft",
         "save_plan",
     }
     # The parallel calls were both answered, in order, by tool messages carrying their ids.
@@ -137,7 +137,7 @@ def test_trace_records_every_step_and_never_the_key(
     lines = [json.loads(line) for line in (tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()]
     kinds = [line["kind"] for line in lines]
     assert kinds[0] == "run_started" and kinds[-1] == "run_finished"
-    assert kinds.count("model_call_started") == 5 and kinds.count("observation") == 5
+    assert kinds.count("model_call_started") == 4 and kinds.count("observation") == 4
     assert any(line["kind"] == "model_call_finished" and line["usage"] for line in lines)
     for written in [tmp_path / "run.jsonl", *tmp_path.joinpath("plans").iterdir()]:
         assert KEY not in written.read_text(encoding="utf-8")

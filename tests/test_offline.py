@@ -119,22 +119,23 @@ def test_saved_plan_is_one_a_learner_can_follow(
 def test_the_trajectory_of_the_article(catalog: Catalog, tmp_path: Path) -> None:
     run = drive("零基础3个月学机器学习", catalog, tmp_path)
     steps = [[(call.name, json.loads(call.arguments)) for call in reply.tool_calls] for reply in run.replies]
-    assert steps[0] == [("get_current_date", {})]
-    assert steps[1] == [("search_courses", {"topic": "machine_learning", "level": "beginner"})]
-    assert steps[2] == [  # the prerequisites of a beginner, in one reply: parallel tool calls
+    # the date and the main search need nothing from each other: one reply, parallel tool calls
+    assert steps[0] == [
+        ("get_current_date", {}),
+        ("search_courses", {"topic": "machine_learning", "level": "beginner"}),
+    ]
+    assert steps[1] == [  # the prerequisites of a beginner, in one reply: parallel tool calls
         ("search_courses", {"topic": "python", "level": "beginner"}),
         ("search_courses", {"topic": "linear_algebra", "level": "beginner"}),
         ("search_courses", {"topic": "probability_statistics", "level": "beginner"}),
     ]
-    assert steps[3] == [("plan_calendar", {"start_date": "2026-11-30", "weeks": 13})]
-    assert [name for name, _ in steps[4]] == ["save_plan"]
-    assert steps[4][0][1]["filename"] == "machine-learning-13w.md"
-    assert steps[5] == []
-    assert len(run.replies) == 6
+    assert [name for name, _ in steps[2]] == ["save_plan"]  # composed by the engine, dated without a calendar
+    assert steps[2][0][1]["filename"] == "machine-learning-13w.md"
+    assert steps[3] == []
+    assert len(run.replies) == 4
     # every step explains itself in the goal's language
     assert all(reply.content and any("\u4e00" <= ch <= "\u9fff" for ch in reply.content) for reply in run.replies)
-    assert "2026-11-30" in (run.replies[1].content or "")
-    assert "Python" in (run.replies[2].content or "")
+    assert "2026-11-30" in (run.replies[1].content or "") and "Python" in (run.replies[1].content or "")
     # call ids are unique across the conversation
     ids = [call.id for reply in run.replies for call in reply.tool_calls]
     assert len(ids) == len(set(ids)) and ids[0] == "call_1"
@@ -214,8 +215,8 @@ def test_a_rejected_plan_is_fixed_by_dropping_the_named_course(catalog: Catalog,
     """The planner reads the problems of a rejection and leaves the course it names out."""
     model = OfflinePlanner(catalog)
     run = drive("零基础3个月学机器学习", catalog, tmp_path)
-    before_save = run.messages[: run.messages.index(run.replies[4].to_message())]
-    rejected_course = json.loads(run.replies[4].tool_calls[0].arguments)["content"].split("[", 2)[1].split("]")[0]
+    before_save = run.messages[: run.messages.index(run.replies[2].to_message())]
+    rejected_course = json.loads(run.replies[2].tool_calls[0].arguments)["content"].split("[", 2)[1].split("]")[0]
     save = model.complete(before_save)
     rejection = f"Error: plan rejected, nothing was saved. Fix these:\n- [{rejected_course}] is not allowed here"
     retry = model.complete(
@@ -230,7 +231,7 @@ def test_a_rejected_plan_is_fixed_by_dropping_the_named_course(catalog: Catalog,
 def test_gives_up_with_an_answer_after_repeated_rejections(catalog: Catalog, tmp_path: Path) -> None:
     model = OfflinePlanner(catalog)
     run = drive("零基础3个月学机器学习", catalog, tmp_path)
-    messages = run.messages[: run.messages.index(run.replies[4].to_message())]
+    messages = run.messages[: run.messages.index(run.replies[2].to_message())]
     for _ in range(3):
         reply = model.complete(messages)
         if not reply.tool_calls:
@@ -394,8 +395,8 @@ def test_long_goals_are_filled_with_courses_and_keep_a_short_capstone(
 def test_the_topics_that_follow_are_searched_in_one_extra_step(catalog: Catalog, tmp_path: Path) -> None:
     run = drive("有基础，想进阶机器学习，10周", catalog, tmp_path)
     steps = [[json.loads(call.arguments) for call in reply.tool_calls] for reply in run.replies]
-    assert steps[3] and {arguments["topic"] for arguments in steps[3]} == {"deep_learning", "nlp"}
-    assert [call.name for call in run.replies[4].tool_calls] == ["plan_calendar"]
+    assert steps[2] and {arguments["topic"] for arguments in steps[2]} == {"deep_learning", "nlp"}
+    assert [call.name for call in run.replies[3].tool_calls] == ["save_plan"]
 
 
 def test_a_language_capstone_is_a_mock_test_not_a_software_project(catalog: Catalog, tmp_path: Path) -> None:

@@ -427,27 +427,6 @@ def test_bare_call_needs_known_tool_names() -> None:
     assert parse_react('search_courses(topic="python")').error is not None
 
 
-def test_a_model_copying_the_fewshot_runs_only_its_first_action() -> None:
-    """The few-shot examples are shaped like real replies; a model echoing one runs one step only."""
-    example = load_text("fewshot.md").split("### Example 1")[1].split("### Example 2")[0]
-    parsed = parse_react(example, TOOLS)
-    assert parsed.action is not None and parsed.action.name == "get_current_date"
-    assert any("invented Observation" in note for note in parsed.dropped)
-
-
-def test_fewshot_examples_parse_step_by_step() -> None:
-    """Every Thought/Action pair in the few-shot examples parses to the action it shows."""
-    text = load_text("fewshot.md")
-    steps = [chunk.split("\nObservation:")[0] for chunk in text.split("\nThought:")[1:]]
-    names = []
-    for step in steps:
-        parsed = parse_react("Thought:" + step, TOOLS)
-        assert parsed.error is None, (step, parsed)
-        names.append(parsed.action.name if parsed.action else "final")
-    assert names[0] == "get_current_date"
-    assert {"search_courses", "plan_calendar", "save_plan", "final"} <= set(names)
-
-
 def test_text_protocol_prompt_has_tools_placeholder_and_rules() -> None:
     prompt = load_text("text_protocol.md")
     assert prompt.count("{tools}") == 1

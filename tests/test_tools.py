@@ -100,7 +100,9 @@ def test_write_new_file_keeps_existing_content(tmp_path: Path) -> None:
 
 def test_schemas_come_from_the_functions(ctx: ToolContext) -> None:
     schemas = {s["function"]["name"]: s["function"] for s in build_registry(ctx).schemas()}
-    assert list(schemas) == ["get_current_date", "search_courses", "plan_calendar", "save_plan"]
+    assert list(schemas) == [
+        "get_current_date", "search_courses", "compose_plan", "save_draft", "save_plan"
+    ]
     search = schemas["search_courses"]["parameters"]
     assert search["required"] == ["topic"]
     assert search["properties"]["level"]["enum"] == ["beginner", "intermediate", "advanced"]

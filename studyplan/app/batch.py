@@ -199,7 +199,9 @@ def run_goal(
     model = _model_for_this_thread(settings, catalog)
     if isinstance(model, OpenAIChatModel):
         model.new_run()  # each goal gets the whole --deadline
-    context = ToolContext(today=goal.today or settings.today, catalog=catalog, plans_dir=settings.plans_dir)
+    context = ToolContext(
+        today=goal.today or settings.today, catalog=catalog, plans_dir=settings.plans_dir, goal=goal.goal
+    )
     agent = make_agent(model, context, goal.max_steps or settings.max_steps, protocol)
     try:
         for event in agent.run(text):

@@ -171,7 +171,7 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
 
     settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
     model = build_model(settings, catalog, options.stream)
-    context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir)
+    context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir, goal=goal)
     agent = make_agent(model, context, options.max_steps, options.protocol)
     return agent_run(agent, goal_with_start(goal, start), options, settings, context)
 

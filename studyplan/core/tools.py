@@ -33,6 +33,7 @@ class ToolContext:
     saved_plans: list[Path] = field(default_factory=list)
     # Where revise (issue 5) lets the agent read a plan from; None means read_plan only sees plans_dir.
     readable_plan: Path | None = None
+    goal: str = ""  # the learner's goal, for tools that check a model's choices against it
 
 
 @dataclass(frozen=True)

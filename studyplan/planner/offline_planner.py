@@ -154,7 +154,8 @@ class _Turn:
             weeks=self.weeks,
             hours=goal.hours_per_week,
         )
-        return self._reply(thought, [("get_current_date", {})])
+        # The main search needs no date: both go in the first turn (the first article's parallel calls).
+        return self._reply(thought, [("get_current_date", {}), self._search(goal.topic, goal.level)])
 
     def next_step(self, today: date) -> ModelReply:
         goal = self.goal
@@ -166,12 +167,8 @@ class _Turn:
         if follow_ups:
             return self._search_more(searches[main_key], follow_ups)
         further = [key for key in self._further_searches() if key not in searches]
-        if further and not self.conversation.of("plan_calendar"):
+        if further:
             return self._search_further(further)
-        if not self.conversation.of("plan_calendar"):
-            thought = self.words["thought_calendar"].format(start=goal.start.isoformat(), weeks=self.weeks)
-            arguments = {"start_date": goal.start.isoformat(), "weeks": self.weeks}
-            return self._reply(thought, [("plan_calendar", arguments)])
         saves = self.conversation.of("save_plan")
         if saves and saves[-1].observation and (saved := _SAVED.search(saves[-1].observation)):
             return self._final(saved.group("path").strip())
@@ -259,7 +256,10 @@ class _Turn:
         goal, words = self.goal, self.words
         found = _found_courses(main_observation, self.catalog)
         topic, level_label = self._label(goal.topic), self._level_label(goal.level)
-        parts = []
+        today = self.conversation.today() or goal.start
+        end = goal.start + timedelta(days=7 * self.weeks - 1)
+        parts = [words["thought_dates"].format(
+            today=today.isoformat(), start=goal.start.isoformat(), weeks=self.weeks, end=end.isoformat())]
         if found:
             names = self._join([c.name for c in found[:3]])
             parts.append(

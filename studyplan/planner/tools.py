@@ -41,8 +41,7 @@ _SAFE_FILENAME = re.compile(r"^\w[\w.\- ]*\.md$")  # \w includes CJK letters
 
 
 def get_current_date(ctx: ToolContext) -> str:
-    """Get today's date with its weekday and ISO week. Call it before working out any start date, end date or
-    week of the plan: never guess the date."""
+    """Today's date. Call it first: never guess the date."""
     today = ctx.today
     return f"{today.isoformat()} ({today:%A}, ISO week {today.isocalendar().week})"
 
@@ -50,12 +49,10 @@ def get_current_date(ctx: ToolContext) -> str:
 def search_courses(
     ctx: ToolContext, topic: str, level: Literal["beginner", "intermediate", "advanced"] | None = None
 ) -> str:
-    """Search the local course catalog by topic and level. Returns each matching course's id, name, provider,
-    level, length (weeks × hours per week) and prerequisites. Only courses returned here may appear in a plan.
+    """Find catalog courses (id, level, weeks × h/week, prerequisites); only these may be in a plan.
 
     Args:
-        topic: The subject in Chinese or English, e.g. "机器学习", "machine learning", "python", "SQL".
-        level: Optional difficulty: beginner (零基础/入门), intermediate or advanced.
+        topic: e.g. "机器学习", "SQL".
     """
     normalized_level = vocabulary.normalize_level(level) if level else None
     matches = ctx.catalog.search(topic, normalized_level)
@@ -93,19 +90,20 @@ def plan_calendar(start_date: str, weeks: int) -> str:
 
 
 def save_plan(ctx: ToolContext, content: str, filename: str) -> str:
-    """Check the finished Markdown plan and save it in the plans folder. A plan with a course not in the catalog,
-    week dates that are not consecutive 7-day weeks, fewer than 3 phases, a phase without self-checks, or more
-    course hours than the weekly time without a time note is refused with the reasons. Never overwrites a file.
+    """Save a plan you wrote yourself in Markdown (compose_plan is easier); a refusal shows the template.
 
     Args:
-        content: The complete plan in Markdown, following the plan template.
-        filename: A plain file name ending in .md, e.g. "machine-learning-12w.md" (no folders).
+        filename: Ends in .md.
     """
     name = _checked_filename(filename)
     problems = check_plan(content, ctx.catalog, ctx.today)
     if problems:
         listed = "\n".join(f"- {problem}" for problem in problems)
-        raise ToolError(f"plan rejected, nothing was saved. Fix these and call save_plan again:\n{listed}")
+        from studyplan.planner.compose_tool import writing_help
+
+        raise ToolError(
+            f"plan rejected, nothing was saved. Fix these and call save_plan again:\n{listed}\n\n{writing_help(ctx)}"
+        )
     path = write_new_file(ctx.plans_dir, name, content)
     ctx.saved_plans.append(path)
     note = "" if path.name == name else f" ({name} already existed, so it was saved under a new name)"
@@ -157,6 +155,9 @@ def write_new_file(folder: Path, name: str, content: str) -> Path:
 
 def build_registry(context: ToolContext) -> ToolRegistry:
     """The tools the study-plan agent may call, in the order the prompt lists them."""
-    functions: list[Callable[..., str]] = [get_current_date, search_courses, plan_calendar, save_plan]
+    from studyplan.planner.compose_tool import Drafts  # it writes files with this module's write_new_file
+
+    functions: list[Callable[..., str]] = [get_current_date, search_courses]
     tools: list[Tool] = [tool_from_function(function) for function in functions]
+    tools += [*Drafts().tools(), tool_from_function(save_plan)]
     return ToolRegistry(tools, context)
