@@ -355,10 +355,28 @@ def evaluate(
         if on_run is not None:
             on_run(combo, measure)
 
-    run_concurrently(items, work, jobs, done)
-    finished = {label: [run for run in measures if run is not None] for label, measures in runs.items()}
-    summaries = [ComboSummary.of(*label, finished[label]) for label in finished]
-    return EvalReport(goals_source, base.today, summaries, finished)
+    def report() -> EvalReport:
+        finished = {label: [run for run in measures if run is not None] for label, measures in runs.items()}
+        summaries = [ComboSummary.of(*label, finished[label]) for label in finished]
+        return EvalReport(goals_source, base.today, summaries, finished)
+
+    try:
+        run_concurrently(items, work, jobs, done)
+    except KeyboardInterrupt:
+        raise EvaluationInterrupted(report()) from None
+    return report()
+
+
+class EvaluationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an evaluation, carrying the report of the runs that finished (so it can still be written)."""
+
+    def __init__(self, report: EvalReport) -> None:
+        super().__init__("interrupted")
+        self.report = report
+
+    @property
+    def finished_runs(self) -> int:
+        return sum(len(runs) for runs in self.report.runs.values())
 
 
 def _folder_name(model: str, protocol: str) -> str:

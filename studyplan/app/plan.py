@@ -87,7 +87,9 @@ class AgentRun:
                 if recorder and recorder.finished:
                     write_run(recorder.result(), log_path())
                 elif recorder:
-                    status = "error" if isinstance(error, StudyplanError) else "interrupted"
+                    status = "interrupted" if not isinstance(error, StudyplanError) else (
+                        "rejected" if isinstance(error, UsageError) else "error"
+                    )
                     write_run(recorder.result(str(error) or None, status), log_path())
                 raise
         if recorder:

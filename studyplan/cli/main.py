@@ -18,12 +18,12 @@ from typer._click import Context  # typer vendors click: its groups take this Co
 from typer.core import TyperGroup
 
 from studyplan import __version__
-from studyplan.cli.commands import batch, checkin, eval, export, plan, replan, revise, status
+from studyplan.cli.commands import batch, checkin, config, eval, export, keys, logs, plan, replan, revise, status
 from studyplan.cli.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_code_for
 from studyplan.errors import Interrupted, StudyplanError, UsageError
 
 # The order `studyplan --help` lists the commands in.
-COMMAND_MODULES = (plan, revise, replan, checkin, status, export, batch, eval)
+COMMAND_MODULES = (plan, revise, replan, checkin, status, export, batch, eval, logs, config, keys)
 # Options of the root, given before the command (or the goal): `studyplan --no-color "learn Python"`.
 ROOT_FLAGS = ("--no-color", "-V", "--version", "-h", "--help", "--install-completion", "--show-completion")
 # A single unknown word this close to a command name is a typo, not a goal (`studyplan lsit`).

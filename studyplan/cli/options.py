@@ -1,6 +1,6 @@
 """Command-line options shared by the commands, written once (typer `Annotated` aliases), and the run options.
 
-The twelve options of an agent run (model, endpoint, protocol, bounds, dates, files, output) are declared
+The options of an agent run (model, endpoint, protocol, bounds, dates, files, output) are declared
 once in `RUN_OPTIONS`; `@with_run_options` adds them to a command and hands it one `RunOptions`.
 Light imports only: `studyplan --help` loads this module.
 """
@@ -38,8 +38,8 @@ ModelOption = Annotated[
         "--model",
         "-m",
         metavar="NAME",
-        help="Model name, or 'offline'. Default: $STUDYPLAN_MODEL, else offline unless OPENAI_API_KEY / "
-        "OPENAI_BASE_URL is set.",
+        help="A model or preset (deepseek-chat, qwen-plus, ollama/qwen2.5:7b, openai/gpt-4o-mini, local/NAME), or "
+        "'offline'. Default: $STUDYPLAN_MODEL, else the config file's model, else offline.",
         show_default=False,
     ),
 ]
@@ -71,7 +71,47 @@ CatalogOption = Annotated[
     ),
 ]
 PlansDirOption = Annotated[
-    Path, typer.Option(envvar="STUDYPLAN_PLANS_DIR", metavar="DIR", help="Folder plans are written to.")
+    Path | None,
+    typer.Option(
+        envvar="STUDYPLAN_PLANS_DIR",
+        metavar="DIR",
+        help="Folder plans are written to. Default: $STUDYPLAN_PLANS_DIR, else the config file's plans_dir, "
+        "else ./plans.",
+        show_default=False,
+    ),
+]
+TimeoutOption = Annotated[
+    float | None,
+    typer.Option(
+        min=0.1,
+        metavar="SECONDS",
+        help="Longest wait for one model reply. Default: $STUDYPLAN_TIMEOUT, else the config file, else 120 "
+        "(600 for a server on this machine).",
+        show_default=False,
+    ),
+]
+DeadlineOption = Annotated[
+    float | None,
+    typer.Option(
+        min=0.1,
+        metavar="SECONDS",
+        help="Longest a whole run may take. Default: $STUDYPLAN_DEADLINE, else the config file, else 600 "
+        "(1800 for a server on this machine).",
+        show_default=False,
+    ),
+]
+MaxTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        metavar="N",
+        help="Most tokens one model reply may generate. Default: $STUDYPLAN_MAX_TOKENS, else the config file, "
+        "else 2048.",
+        show_default=False,
+    ),
+]
+NoLogOption = Annotated[
+    bool, typer.Option("--no-log", help="Do not record this run in the run log (studyplan logs).")
 ]
 TraceOption = Annotated[bool, typer.Option("--trace", help="Write a JSON Lines step log beside the plan.")]
 TraceFileOption = Annotated[
@@ -93,11 +133,15 @@ RUN_OPTIONS: list[tuple[str, Any, Any]] = [
     ("max_steps", MaxStepsOption, 8),
     ("today", TodayOption, None),
     ("catalog", CatalogOption, None),
-    ("plans_dir", PlansDirOption, Path("plans")),
+    ("plans_dir", PlansDirOption, None),
     ("trace", TraceOption, False),
     ("trace_file", TraceFileOption, None),
     ("stream", StreamOption, False),
     ("quiet", QuietOption, False),
+    ("timeout", TimeoutOption, None),
+    ("deadline", DeadlineOption, None),
+    ("max_tokens", MaxTokensOption, None),
+    ("no_log", NoLogOption, False),
 ]
 
 
@@ -112,11 +156,12 @@ def parse_today(value: str | None) -> date:
 
 def run_options_from(values: dict[str, Any]) -> RunOptions:
     """The `RunOptions` the run option flags ask for (dates checked, --trace-file implying --trace)."""
+    from studyplan.app.config import plans_dir
     from studyplan.app.plan import RunOptions
 
     return RunOptions(
         today=parse_today(values["today"]),
-        plans_dir=values.get("plans_dir", Path("plans")),
+        plans_dir=plans_dir(values.get("plans_dir")),
         model=values["model"],
         base_url=values["base_url"],
         temperature=values["temperature"],
@@ -127,6 +172,10 @@ def run_options_from(values: dict[str, Any]) -> RunOptions:
         trace_file=values["trace_file"],
         stream=values["stream"],
         quiet=values["quiet"],
+        timeout=values["timeout"],
+        deadline=values["deadline"],
+        max_tokens=values["max_tokens"],
+        log=not values["no_log"],
     )
 
 

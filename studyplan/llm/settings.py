@@ -94,8 +94,11 @@ def resolve_settings(
     config: Mapping[str, Any] | None = None,
     keys: Mapping[str, str] | None = None,
     flags: BoundFlags | None = None,
+    check_key: bool = True,
 ) -> ModelSettings:
-    """Combine flags, environment and config file (see the module docstring); UsageError for unusable ones."""
+    """Combine flags, environment and config file (see the module docstring); UsageError for unusable ones.
+
+    `check_key=False` checks a model name only (`config set model`): a missing key is not yet an error."""
     if not 0.0 <= temperature <= 2.0:
         raise UsageError(f"--temperature must be between 0 and 2, got {temperature}.")
     config = config or {}
@@ -134,6 +137,8 @@ def resolve_settings(
         preset if preset is not None and (preset.local or base_url == preset.base_url) else None
     )
     api_key, key_hint = _api_key(provider, base_url, env, keys)
+    if api_key is None and not check_key:
+        api_key = PLACEHOLDER_API_KEY
     if api_key is None:
         assert provider is not None and provider.key_variable is not None
         raise UsageError(

@@ -14,7 +14,22 @@ from studyplan.paths import display_path
 from studyplan.ui.console import table_box
 
 if TYPE_CHECKING:
-    from studyplan.app.evaluate import EvalReport
+    from studyplan.app.evaluate import EvalReport, RunMeasure
+
+RUN_ERROR_PREVIEW_CHARS = 160
+
+
+def render_eval_run(console: Console, model: str, protocol: str, run: RunMeasure) -> None:
+    """One line per finished run, so a piped evaluation shows its progress: model · protocol · goal → status."""
+    outcome = run.status if run.error is None else f"{run.status}: {' '.join(run.error.split())}"
+    if len(outcome) > RUN_ERROR_PREVIEW_CHARS:
+        outcome = outcome[: RUN_ERROR_PREVIEW_CHARS - 1] + "…"
+    style = "green" if run.status == "saved" else "yellow"
+    console.print(
+        Text.assemble((f"{model} · {protocol}  ", "dim"), (run.goal, "bold"), (" → ", "dim"), (outcome, style),
+                      (f"  ({run.seconds:.1f}s)", "dim")),
+        soft_wrap=True,
+    )
 
 
 def render_eval_table(console: Console, report: EvalReport, report_paths: list[Path]) -> None:

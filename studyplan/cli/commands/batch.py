@@ -7,16 +7,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from studyplan.cli.exit_codes import EXIT_BATCH_INCOMPLETE
+from studyplan.cli.exit_codes import EXIT_BATCH_INCOMPLETE, EXIT_MODEL
 from studyplan.cli.options import (
     BaseUrlOption,
     CatalogOption,
+    DeadlineOption,
     MaxStepsOption,
+    MaxTokensOption,
     ModelOption,
     PlansDirOption,
     ProtocolName,
     ProtocolOption,
     TemperatureOption,
+    TimeoutOption,
     TodayOption,
 )
 
@@ -53,7 +56,10 @@ def batch_command(
     max_steps: MaxStepsOption = 8,
     today: TodayOption = None,
     catalog: CatalogOption = None,
-    plans_dir: PlansDirOption = Path("plans"),
+    plans_dir: PlansDirOption = None,
+    timeout: TimeoutOption = None,
+    deadline: DeadlineOption = None,
+    max_tokens: MaxTokensOption = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", metavar="FILE", help="Results file (JSON Lines, one line per goal, appended "
@@ -61,27 +67,31 @@ def batch_command(
                      "<plans-dir>/batch-results.jsonl.", show_default=False),
     ] = None,
 ) -> None:
-    """Make plans for many goals at once. Exit code 0 when every goal has a plan, 7 when some have none."""
+    """Make plans for many goals at once. Exit code 0 when every goal has a plan, 7 when some have none, 4 when
+    every goal failed at the endpoint (or it refused the first connection or the key)."""
     import time
 
     from studyplan.app.batch import BatchSettings, GoalResult, ResultsFile, run_concurrently, run_goal, status_counts
-    from studyplan.app.config import model_settings as resolve_settings
+    from studyplan.app.config import model_settings
+    from studyplan.app.config import plans_dir as configured_plans_dir
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
+    from studyplan.llm.settings import BoundFlags
     from studyplan.ui.batch import batch_progress, render_batch_interrupted, render_batch_summary, render_goal_result
     from studyplan.ui.console import make_console
 
     goals = read_goals(goals_file)
+    folder = configured_plans_dir(plans_dir)
     settings = BatchSettings(
         today=parse_today(today),
-        plans_dir=plans_dir,
-        model=resolve_settings(model, base_url, temperature),
+        plans_dir=folder,
+        model=model_settings(model, base_url, temperature, BoundFlags(timeout, deadline, max_tokens)),
         protocol=protocol.value,
         max_steps=max_steps,
     )
     loaded_catalog = Catalog.load(catalog)
-    results_file = ResultsFile(output or plans_dir / "batch-results.jsonl")
+    results_file = ResultsFile(output or folder / "batch-results.jsonl")
     done = results_file.done_keys()
     todo = [goal for goal in goals if goal.key not in done]
     console = make_console()
@@ -104,6 +114,8 @@ def batch_command(
             raise
     counts = status_counts(finished)
     render_batch_summary(console, counts, len(goals) - len(todo), results_file.path, time.perf_counter() - started)
+    if finished and all(result.status == "error" for result in finished):
+        raise typer.Exit(EXIT_MODEL)  # not one goal reached a model: nothing was planned
     if any(not result.saved for result in finished):
         raise typer.Exit(EXIT_BATCH_INCOMPLETE)
 

@@ -8,12 +8,16 @@ from typing import Annotated
 import typer
 
 from studyplan.cli.commands.batch import JobsOption
+from studyplan.cli.exit_codes import EXIT_MODEL
 from studyplan.cli.options import (
     BaseUrlOption,
     CatalogOption,
+    DeadlineOption,
     MaxStepsOption,
+    MaxTokensOption,
     ProtocolName,
     TemperatureOption,
+    TimeoutOption,
     TodayOption,
 )
 
@@ -46,6 +50,9 @@ def eval_command(
     max_steps: MaxStepsOption = 8,
     today: TodayOption = None,
     catalog: CatalogOption = None,
+    timeout: TimeoutOption = None,
+    deadline: DeadlineOption = None,
+    max_tokens: MaxTokensOption = None,
     report: Annotated[
         Path, typer.Option(metavar="FILE", help="Markdown report to write; the JSON report goes beside it (.json).")
     ] = Path("eval-report.md"),
@@ -55,22 +62,30 @@ def eval_command(
                      "afterwards.", show_default=False),
     ] = None,
 ) -> None:
-    """Compare models and protocols on one goal set: success, format stability, hallucination, steps, cost."""
+    """Compare models and protocols on one goal set: success, format stability, hallucination, steps, cost.
+
+    Stops at once (exit 4) when an endpoint refuses its first connection or the key; exits 4 when every run
+    failed at the endpoint. Ctrl-C still writes the report of the runs that finished."""
     import tempfile
 
     from studyplan.app.batch import BatchSettings
     from studyplan.app.config import model_settings as resolve_settings
-    from studyplan.app.evaluate import RunMeasure, combos, default_goals, evaluate
+    from studyplan.app.evaluate import Combo, EvaluationInterrupted, RunMeasure, combos, default_goals, evaluate
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
+    from studyplan.errors import Interrupted
+    from studyplan.llm.settings import BoundFlags
     from studyplan.ui.batch import batch_progress
     from studyplan.ui.console import make_console
-    from studyplan.ui.evaluate import render_eval_table
+    from studyplan.ui.evaluate import render_eval_run, render_eval_table
 
     goals = read_goals(goals_file) if goals_file else default_goals()
     source = goals_file or "the built-in goal set"
-    model_settings = [resolve_settings(name, base_url, temperature) for name in dict.fromkeys(models or ["offline"])]
+    bounds = BoundFlags(timeout, deadline, max_tokens)
+    model_settings = [
+        resolve_settings(name, base_url, temperature, bounds) for name in dict.fromkeys(models or ["offline"])
+    ]
     chosen = combos(model_settings, [p.value for p in dict.fromkeys(protocols or [ProtocolName.tools])])
     loaded_catalog = Catalog.load(catalog)
     console = make_console()
@@ -79,11 +94,22 @@ def eval_command(
         with batch_progress(console) as progress:
             task = progress.add_task("evaluating", total=len(chosen) * len(goals))
 
-            def advance(_combo: object, _run: RunMeasure) -> None:
+            def advance(combo: Combo, run: RunMeasure) -> None:
+                render_eval_run(progress.console, combo.settings.model, combo.protocol, run)
                 progress.advance(task)
 
-            result = evaluate(goals, chosen, base, loaded_catalog, jobs, source, advance)
+            try:
+                result = evaluate(goals, chosen, base, loaded_catalog, jobs, source, advance)
+            except EvaluationInterrupted as interrupted:
+                written = interrupted.report.write(report)
+                listed = ", ".join(str(path) for path in written)
+                raise Interrupted(
+                    f"Interrupted: the report of the {interrupted.finished_runs} runs that finished is in {listed}."
+                ) from None
     render_eval_table(console, result, list(result.write(report)))
+    runs = [run for measures in result.runs.values() for run in measures]
+    if runs and all(run.status == "error" for run in runs):
+        raise typer.Exit(EXIT_MODEL)
 
 
 def register(app: typer.Typer) -> None:
