@@ -10,8 +10,8 @@ from pathlib import Path
 
 from _support import Figure, median, print_figures
 
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import LEVELS, Catalog, Course
+from studyplan.planner.context import ToolContext
 from studyplan.planner.tools import search_courses
 
 COURSES = 100_000

@@ -20,10 +20,11 @@ from scripted_server import ScriptedServer, reply
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.events import ModelCallFinished, Observation, RunFinished
 from studyplan.core.model import ModelReply
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.llm.openai_model import OpenAIChatModel
+from studyplan.planner.context import ToolContext
 from studyplan.planner.offline_planner import OfflinePlanner
+from studyplan.planner.task import plan_task
 from studyplan.planner.tools import build_registry
 
 GOAL = "零基础3个月学机器学习"
@@ -64,7 +65,7 @@ def run_once(model: Any, catalog: Catalog) -> tuple[float, float, float, int]:
     """(wall seconds, model seconds, tool seconds, steps) for one run in a fresh plans folder."""
     with tempfile.TemporaryDirectory() as folder:
         context = ToolContext(today=TODAY, catalog=catalog, plans_dir=Path(folder))
-        agent = Agent(model, build_registry(context), AgentConfig())
+        agent = Agent(model, build_registry(context), plan_task(), AgentConfig())
         model_seconds = tool_seconds = 0.0
         started = time.perf_counter()
         for event in agent.run(GOAL):
@@ -79,8 +80,11 @@ def run_once(model: Any, catalog: Catalog) -> tuple[float, float, float, int]:
 
 
 def record_trajectory(catalog: Catalog) -> list[ModelReply]:
-    model = TimedModel(OfflinePlanner(catalog))
-    run_once(model, catalog)
+    with tempfile.TemporaryDirectory() as folder:
+        registry = build_registry(ToolContext(today=TODAY, catalog=catalog, plans_dir=Path(folder)))
+        model = TimedModel(OfflinePlanner(catalog, registry.journal))
+        for _event in Agent(model, registry, plan_task(), AgentConfig()).run(GOAL):
+            pass
     return model.replies
 
 

@@ -24,9 +24,10 @@ from loop_overhead import TimedModel
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.events import ModelCallStarted
 from studyplan.core.memory import estimate_tokens
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
+from studyplan.planner.context import ToolContext
 from studyplan.planner.offline_planner import OfflinePlanner
+from studyplan.planner.task import plan_task
 from studyplan.planner.tools import build_registry, get_current_date, plan_calendar
 
 GOALS = {  # label: goal
@@ -45,12 +46,12 @@ def schema_tokens(schemas: list[dict[str, Any]]) -> int:
 def naive_result(name: str, arguments: dict[str, Any], context: ToolContext) -> str:
     """The article's tool results: raw Python data turned into text with str()."""
     if name == "get_current_date":
-        return str(get_current_date(context))
+        return get_current_date(context).text
     if name == "search_courses":
         found = context.catalog.search(arguments["topic"], arguments.get("level"))
         return str([dataclasses.asdict(course) for course in found])
     if name == "plan_calendar":
-        return plan_calendar(**arguments)
+        return plan_calendar(**arguments).text
     return f"Saved plan to plans/{arguments.get('filename', 'plan.md')}"
 
 
@@ -59,8 +60,8 @@ def compare(goal: str, catalog: Catalog) -> tuple[int, int, int, int]:
     with tempfile.TemporaryDirectory() as folder:
         context = ToolContext(today=TODAY, catalog=catalog, plans_dir=Path(folder))
         registry = build_registry(context)
-        model = TimedModel(OfflinePlanner(catalog))
-        agent = Agent(model, registry, AgentConfig())
+        model = TimedModel(OfflinePlanner(catalog, registry.journal))
+        agent = Agent(model, registry, plan_task(), AgentConfig())
         tools = schema_tokens(registry.schemas())
         agent_tokens = 0
         first_messages: list[dict[str, Any]] = []

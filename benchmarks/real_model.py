@@ -33,10 +33,10 @@ from studyplan.app.plan import make_agent
 from studyplan.core.events import Event, ModelCallFinished, ModelCallStarted, RunFinished
 from studyplan.core.memory import estimate_tokens
 from studyplan.core.model import ModelReply
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import ModelError
 from studyplan.llm.openai_model import OpenAIChatModel
+from studyplan.planner.context import ToolContext
 
 PROTOCOLS = ("tools", "text", "auto")
 GOALS_PER_LANGUAGE = 3

@@ -54,4 +54,11 @@ class Interrupted(StudyplanError):
 
 
 class ToolError(StudyplanError):
-    """A tool could not do what it was asked; the loop turns this into an observation for the model."""
+    """A tool could not do what it was asked; the loop turns this into an observation for the model.
+
+    `data` says the same for code (e.g. the problems a checker found), as a tool's result does.
+    """
+
+    def __init__(self, message: str, data: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.data: dict[str, object] = dict(data or {})

@@ -12,8 +12,9 @@ from scripted_model import ScriptedModel, call
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.events import Action, FinalAnswer, Notice, Observation, RunFinished, Thought
 from studyplan.core.model import ModelReply
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
+from studyplan.planner.context import ToolContext
+from studyplan.planner.task import plan_task
 from studyplan.planner.tools import build_registry
 
 TODAY = date(2026, 11, 30)
@@ -29,7 +30,7 @@ def make_agent(
 ) -> tuple[Agent, ScriptedModel]:
     model = ScriptedModel(replies)
     context = ToolContext(today=TODAY, catalog=catalog, plans_dir=tmp_path / "plans")
-    return Agent(model, build_registry(context), AgentConfig(max_steps=max_steps)), model
+    return Agent(model, build_registry(context), plan_task(), AgentConfig(max_steps=max_steps)), model
 
 
 def test_full_trajectory_with_parallel_calls(catalog: Catalog, tmp_path: Path) -> None:
@@ -121,7 +122,7 @@ def test_tool_failures_become_observations(catalog: Catalog, tmp_path: Path) -> 
     assert observations[3].ok and "[py4e]" in observations[3].text  # repaired JSON arguments
     finished = events[-1]
     assert isinstance(finished, RunFinished) and finished.status == "no_plan"
-    assert any(isinstance(e, Notice) and "before saving" in e.text for e in events)
+    assert any(isinstance(e, Notice) and e.code == "answer_not_done" and "answered before" in e.text for e in events)
     assert not (tmp_path / "plans").exists() or not list((tmp_path / "plans").iterdir())
 
 

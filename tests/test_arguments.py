@@ -17,7 +17,11 @@ from studyplan.core.arguments import (
     validate_arguments,
 )
 from studyplan.core.react_parser import parse_react
-from studyplan.core.tools import ToolContext, tool_from_function
+from studyplan.core.tools import RunContext, tool_from_function
+
+
+class ToolContext(RunContext):
+    """Stands for a task's context: hidden from the schema."""
 
 
 def search_courses(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from studyplan.domain import vocabulary
-from studyplan.domain.catalog import LEVELS, Catalog, Course, format_course_line, format_search_result
+from studyplan.domain.catalog import LEVELS, Catalog, Course
 from studyplan.errors import CatalogError
 
 REQUIRED_TOPICS = (
@@ -205,34 +205,6 @@ def test_find_ignores_case_and_spacing(shipped: Catalog) -> None:
     assert shipped.find("  CS50X ") is cs50x
     assert shipped.find("cs50's introduction to   computer science") is cs50x
     assert shipped.find("no such course") is None
-
-
-# --- observation text -------------------------------------------------------------------------------------
-
-
-def test_course_line_is_compact_and_complete(shipped: Catalog) -> None:
-    course = shipped.get("py4e-data-structures")
-    assert course is not None
-    line = format_course_line(course)
-    assert "\n" not in line
-    for part in ("py4e-data-structures", "Python Data Structures", "beginner", "7 weeks × 2.5 h/week"):
-        assert part in line
-    assert line.endswith("prerequisites: py4e")
-
-
-def test_search_result_text_truncates_and_counts(shipped: Catalog) -> None:
-    courses = shipped.search("machine_learning", "beginner")
-    text = format_search_result(courses, len(courses), 3, "machine_learning", "beginner", shipped.topics())
-    lines = text.splitlines()
-    total = len(courses)
-    assert lines[0] == f"Found {total} courses for 'machine_learning' (beginner); showing 3 of {total}:"
-    assert sum(line.startswith("- ") for line in lines) == 3
-
-
-def test_search_result_text_when_nothing_matches() -> None:
-    text = format_search_result([], 0, 5, "rust", "beginner", ["python", "english"])
-    assert text.startswith("No course matches topic 'rust' (level beginner).")
-    assert "Topics in the catalog: python, english." in text
 
 
 # --- custom catalogs and validation -----------------------------------------------------------------------

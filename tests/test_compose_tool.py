@@ -11,10 +11,11 @@ import pytest
 from scripted_server import ScriptedServer, call, reply
 
 from studyplan.cli.main import EXIT_OK, run_cli
-from studyplan.core.tools import ToolContext, ToolRegistry
+from studyplan.core.tools import ToolRegistry
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.document import parse_plan
 from studyplan.errors import ToolError
+from studyplan.planner.context import ToolContext
 from studyplan.planner.tools import build_registry
 
 TODAY = date(2026, 11, 30)  # a Monday
@@ -29,7 +30,7 @@ def registry(tmp_path: Path, goal: str) -> ToolRegistry:
 def compose(tools: ToolRegistry, ids: list[str], weeks: int = 13, hours: float = 8, start: str = "2026-12-07") -> str:
     return tools.call(
         "compose_plan", {"course_ids": ids, "weeks": weeks, "hours_per_week": hours, "start_date": start}
-    )
+    ).text
 
 
 # --- the tool ----------------------------------------------------------------------------------------------
@@ -43,7 +44,8 @@ def test_composed_draft_is_saved_by_its_id_without_copying_markdown(tmp_path: Pa
     assert 'Next: save_draft(draft_id="draft-1"' in summary
     assert len(summary) < 1500  # a summary to reason about, not the plan
     saved = tools.call("save_draft", {"draft_id": "draft-1", "filename": "ml.md"})
-    assert saved.startswith("Saved plan to ")
+    assert saved.text.startswith("Saved plan to ")
+    assert saved.data["path"] == str((tmp_path / "plans" / "ml.md").resolve())  # what the done rule reads
     plan = parse_plan((tmp_path / "plans" / "ml.md").read_text(encoding="utf-8"))
     assert plan.start == date(2026, 12, 7) and len(plan.weeks) == 13 and len(plan.phases) >= 3
     assert plan.hours_per_week == 8 and {"py4e", "ml-specialization"} <= set(plan.resources)

@@ -17,10 +17,11 @@ from studyplan.app.evaluate import RunTally, classify_refusal, default_goals, pe
 from studyplan.cli.main import run_cli
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.model import ModelReply
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
-from studyplan.domain.checks import check_plan
-from studyplan.planner.tools import build_registry
+from studyplan.errors import ToolError
+from studyplan.planner.context import ToolContext
+from studyplan.planner.task import plan_task
+from studyplan.planner.tools import build_registry, save_plan
 
 TODAY = date(2026, 11, 30)
 ML_GOAL = "零基础3个月学机器学习"
@@ -32,20 +33,23 @@ def catalog() -> Catalog:
     return Catalog.load()
 
 
-def refusal(plan: str, catalog: Catalog) -> str:
-    """The observation save_plan gives for `plan`, from the real checker."""
-    return "Error: plan rejected, nothing was saved.\n" + "\n".join(f"- {p}" for p in check_plan(plan, catalog, TODAY))
+def refusal(plan: str, catalog: Catalog, tmp_path: Path) -> list[str]:
+    """The problems save_plan reports (in its refusal's data) for `plan`."""
+    context = ToolContext(today=TODAY, catalog=catalog, plans_dir=tmp_path / "plans")
+    with pytest.raises(ToolError) as refused:
+        save_plan(context, plan, "plan.md")
+    return list(refused.value.data["problems"])
 
 
-def test_refusals_are_classified_from_the_checker_messages(catalog: Catalog) -> None:
+def test_refusals_are_classified_from_the_checker_messages(catalog: Catalog, tmp_path: Path) -> None:
     plan = valid_plan(catalog, TODAY)
     invented = plan.replace("[ml-supervised]", "[deep-magic-101]")
     misdated = plan.replace("2026-12-07", "2026-12-08", 1)
     check_start = plan.index("### 自检清单（阶段 3）")
     no_self_check = plan[:check_start] + plan[plan.index("## ", check_start + 4):]
-    assert classify_refusal(refusal(invented, catalog)) == (True, False)
-    assert classify_refusal(refusal(misdated, catalog)) == (False, True)
-    assert classify_refusal(refusal(no_self_check, catalog)) == (False, False)  # a format slip, not invention
+    assert classify_refusal(refusal(invented, catalog, tmp_path)) == (True, False)
+    assert classify_refusal(refusal(misdated, catalog, tmp_path)) == (False, True)
+    assert classify_refusal(refusal(no_self_check, catalog, tmp_path)) == (False, False)  # a format slip, not invention
 
 
 def test_nearest_rank_percentile() -> None:
@@ -56,7 +60,7 @@ def test_nearest_rank_percentile() -> None:
 
 def tally_of(replies: list[ModelReply], catalog: Catalog, tmp_path: Path) -> RunTally:
     context = ToolContext(today=TODAY, catalog=catalog, plans_dir=tmp_path / "plans")
-    agent = Agent(ScriptedModel(replies), build_registry(context), AgentConfig(max_steps=6))
+    agent = Agent(ScriptedModel(replies), build_registry(context), plan_task(), AgentConfig(max_steps=6))
     tally = RunTally()
     for event in agent.run(ML_GOAL):
         tally.observe(event)

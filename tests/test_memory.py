@@ -12,8 +12,9 @@ from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.events import ContextFolded, RunFinished
 from studyplan.core.memory import SUMMARY_PREFIX, estimate_tokens, fold_history
 from studyplan.core.model import ModelReply
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
+from studyplan.planner.context import ToolContext
+from studyplan.planner.task import plan_task
 from studyplan.planner.tools import build_registry
 
 
@@ -69,10 +70,10 @@ def test_agent_folds_when_over_budget(tmp_path: Path) -> None:
     ]
     model = ScriptedModel(replies)
     context = ToolContext(today=today, catalog=catalog, plans_dir=tmp_path)
-    base = Agent(model, build_registry(context))
+    base = Agent(model, build_registry(context), plan_task())
     head_tokens = estimate_tokens([{"role": "system", "content": base.system_prompt("learn python")}])
     config = AgentConfig(context_budget_tokens=head_tokens + 600, keep_recent_steps=1)
-    agent = Agent(model, build_registry(context), config)
+    agent = Agent(model, build_registry(context), plan_task(), config)
     events = list(agent.run("learn python"))
     folds = [e for e in events if isinstance(e, ContextFolded)]
     assert folds and folds[0].tokens_after < folds[0].tokens_before

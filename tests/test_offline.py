@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+from studyplan.core.journal import Journal, JournalEntry, ToolResult
 from studyplan.core.memory import fold_history
 from studyplan.core.model import ChatModel, ModelReply
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.checks import check_plan
 from studyplan.domain.document import PlanDoc, Week, parse_plan
-from studyplan.errors import ToolError, UsageError
+from studyplan.errors import UsageError
+from studyplan.planner.context import ToolContext
+from studyplan.planner.observations import plan_rejected
 from studyplan.planner.offline_planner import OfflinePlanner
 from studyplan.planner.tools import build_registry
 
@@ -30,6 +32,7 @@ class Run:
     replies: list[ModelReply]
     messages: list[dict[str, Any]]
     context: ToolContext
+    journal: Journal
 
     @property
     def final(self) -> str:
@@ -47,25 +50,33 @@ def catalog() -> Catalog:
 
 
 def drive(goal: str, catalog: Catalog, plans_dir: Path, today: date = TODAY) -> Run:
-    """The loop in a few lines: ask the model, run every call it makes, answer each call id."""
+    """The loop in a few lines: ask the model, run every call it makes (the registry's journal records it),
+    answer each call id."""
     context = ToolContext(today=today, catalog=catalog, plans_dir=plans_dir)
     registry = build_registry(context)
-    model = OfflinePlanner(catalog)
+    model = OfflinePlanner(catalog, registry.journal)
     messages: list[dict[str, Any]] = [{"role": "system", "content": "plan"}, {"role": "user", "content": goal}]
     replies = []
-    for _ in range(MAX_STEPS):
+    for step in range(1, MAX_STEPS + 1):
         reply = model.complete(messages, registry.schemas())
         replies.append(reply)
         messages.append(reply.to_message())
         if not reply.tool_calls:
             break
         for call in reply.tool_calls:
-            try:
-                observation = registry.call(call.name, json.loads(call.arguments))
-            except ToolError as exc:
-                observation = f"Error: {exc}"
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
-    return Run(replies, messages, context)
+            entry = registry.execute(step, call.id, call.name, json.loads(call.arguments))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": entry.result.text})
+    return Run(replies, messages, context, registry.journal)
+
+
+def journal_before(run: Run, reply_index: int) -> Journal:
+    """A copy of the run's journal with only the calls made before reply `reply_index`."""
+    ids = {call.id for reply in run.replies[reply_index:] for call in reply.tool_calls}
+    journal = Journal()
+    for entry in run.journal:
+        if entry.call_id not in ids:
+            journal.record(entry)
+    return journal
 
 
 GOALS = [
@@ -212,16 +223,20 @@ def test_unusable_goals_raise_usage_error_before_any_tool_runs(goal: str, catalo
 
 
 def test_a_rejected_plan_is_fixed_by_dropping_the_named_course(catalog: Catalog, tmp_path: Path) -> None:
-    """The planner reads the problems of a rejection and leaves the course it names out."""
-    model = OfflinePlanner(catalog)
+    """The planner reads the course ids a rejection names (its data) and leaves the course out."""
     run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    journal = journal_before(run, 2)
+    model = OfflinePlanner(catalog, journal)
     before_save = run.messages[: run.messages.index(run.replies[2].to_message())]
     rejected_course = json.loads(run.replies[2].tool_calls[0].arguments)["content"].split("[", 2)[1].split("]")[0]
     save = model.complete(before_save)
-    rejection = f"Error: plan rejected, nothing was saved. Fix these:\n- [{rejected_course}] is not allowed here"
-    retry = model.complete(
-        [*before_save, save.to_message(), {"role": "tool", "tool_call_id": save.tool_calls[0].id, "content": rejection}]
+    refusal = plan_rejected([f"[{rejected_course}] is not allowed here"])
+    call = save.tool_calls[0]
+    journal.record(
+        JournalEntry(3, call.id, call.name, json.loads(call.arguments), ToolResult(f"Error: {refusal}", refusal.data),
+                     "refused")
     )
+    retry = model.complete([*before_save, save.to_message()])
     assert [call.name for call in retry.tool_calls] == ["save_plan"]
     content = json.loads(retry.tool_calls[0].arguments)["content"]
     assert f"[{rejected_course}]" not in content
@@ -229,14 +244,16 @@ def test_a_rejected_plan_is_fixed_by_dropping_the_named_course(catalog: Catalog,
 
 
 def test_gives_up_with_an_answer_after_repeated_rejections(catalog: Catalog, tmp_path: Path) -> None:
-    model = OfflinePlanner(catalog)
     run = drive("零基础3个月学机器学习", catalog, tmp_path)
+    journal = journal_before(run, 2)
+    model = OfflinePlanner(catalog, journal)
     messages = run.messages[: run.messages.index(run.replies[2].to_message())]
-    for _ in range(3):
+    for step in range(3, 6):
         reply = model.complete(messages)
         if not reply.tool_calls:
             break
         call = reply.tool_calls[0]
+        journal.record(JournalEntry(step, call.id, call.name, {}, ToolResult("Error: disk full"), "refused"))
         messages += [reply.to_message(), {"role": "tool", "tool_call_id": call.id, "content": "Error: disk full"}]
     assert not reply.tool_calls
     assert "disk full" in (reply.content or "")
@@ -419,12 +436,12 @@ def test_the_parts_of_a_split_phase_check_different_skills(catalog: Catalog, tmp
 
 def test_a_folded_history_still_ends_with_the_final_answer(catalog: Catalog, tmp_path: Path) -> None:
     """A long plan makes the loop fold old steps (the date among them) into a summary: the planner reads the
-    summary and answers, instead of asking for the date again."""
+    journal, not the history, and answers, instead of asking for the date again."""
     run = drive("零基础3个月学机器学习", catalog, tmp_path)
     before_final = run.messages[: run.messages.index(run.replies[-1].to_message())]
     fold = fold_history(before_final, budget_tokens=200, keep_recent_steps=1)
     assert fold is not None and "get_current_date" in fold.summary
-    reply = OfflinePlanner(catalog).complete(fold.messages)
+    reply = OfflinePlanner(catalog, journal_before(run, len(run.replies) - 1)).complete(fold.messages)
     assert not reply.tool_calls
     assert reply.content == run.final
 
@@ -440,4 +457,4 @@ def test_the_final_answer_does_not_need_the_saved_text(catalog: Catalog, tmp_pat
                 arguments = json.loads(call["function"]["arguments"])
                 arguments["content"] = "<7744 characters, left out of the history after save_plan succeeded>"
                 call["function"]["arguments"] = json.dumps(arguments)
-    assert OfflinePlanner(catalog).complete(stubbed).content == run.final
+    assert OfflinePlanner(catalog, journal_before(run, len(run.replies) - 1)).complete(stubbed).content == run.final

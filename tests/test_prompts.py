@@ -14,9 +14,9 @@ from studyplan.app.plan import make_agent
 from studyplan.core.memory import estimate_tokens
 from studyplan.core.model import ModelReply
 from studyplan.core.react_parser import parse_react
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import ToolError
+from studyplan.planner.context import ToolContext
 from studyplan.planner.tools import build_registry
 from studyplan.prompts import load_text
 

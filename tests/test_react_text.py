@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studyplan.core import react_parser as react_text
+from studyplan.core.prompts import load_text as load_protocol_text
 from studyplan.core.react_parser import ParsedReply, extract_embedded_calls, parse_react
-from studyplan.prompts import load_text
 
 TOOLS = ["get_current_date", "search_courses", "plan_calendar", "save_plan"]
 
@@ -428,7 +428,7 @@ def test_bare_call_needs_known_tool_names() -> None:
 
 
 def test_text_protocol_prompt_has_tools_placeholder_and_rules() -> None:
-    prompt = load_text("text_protocol.md")
+    prompt = load_protocol_text("text_protocol.md")
     assert prompt.count("{tools}") == 1
     for needle in (
         "Thought:",

@@ -20,11 +20,11 @@ from studyplan.app.revise import (
 )
 from studyplan.cli.exit_codes import EXIT_DATA, EXIT_NO_PLAN, EXIT_OK
 from studyplan.cli.main import run_cli
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.checks import check_plan
 from studyplan.domain.document import PlanDoc, parse_plan, render_plan
 from studyplan.errors import ToolError
+from studyplan.planner.context import ToolContext
 from studyplan.planner.offline_reviser import Request, parse_request
 
 START = date(2026, 11, 30)  # a Monday

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Literal
 
 import pytest
 
-from studyplan.core.tools import ToolContext, ToolRegistry, parse_docstring, tool_from_function
+from studyplan.core.tools import RunContext, ToolRegistry, ToolResult, parse_docstring, tool_from_function
 from studyplan.errors import ToolError
 
 
+@dataclass
+class Context(RunContext):
+    today: date
+
+
 def lookup(
-    ctx: ToolContext, topic: str, level: Literal["beginner", "advanced"] | None = None, limit: int = 5
+    ctx: Context, topic: str, level: Literal["beginner", "advanced"] | None = None, limit: int = 5
 ) -> str:
     """Find things about a topic.
 
@@ -39,10 +44,9 @@ def test_schema_is_derived_from_signature_and_docstring() -> None:
     assert tool.openai_schema()["function"]["name"] == "lookup"
 
 
-def test_registry_injects_context_and_reports_unknown_tools(tmp_path: Path) -> None:
-    ctx = ToolContext(today=date(2026, 11, 30), catalog=None, plans_dir=tmp_path)  # type: ignore[arg-type]
-    registry = ToolRegistry([tool_from_function(lookup)], ctx)
-    assert registry.call("lookup", {"topic": "sql"}) == "2026-11-30 sql None 5"
+def test_registry_injects_context_and_reports_unknown_tools() -> None:
+    registry = ToolRegistry([tool_from_function(lookup)], Context(date(2026, 11, 30)))
+    assert registry.call("lookup", {"topic": "sql"}) == ToolResult("2026-11-30 sql None 5")
     with pytest.raises(ToolError, match=r"no tool named 'delete_everything'.*lookup"):
         registry.call("delete_everything", {})
 

@@ -23,11 +23,12 @@ from typing import IO, Any, Literal, TypeVar, get_args
 from studyplan.app.plan import build_model, make_agent
 from studyplan.core.events import Event, ModelCallFinished, RunFinished, Usage
 from studyplan.core.model import ChatModel
-from studyplan.core.tools import ToolContext
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import AuthenticationFailed, EndpointUnreachable, StudyplanError, UsageError
 from studyplan.llm.openai_model import OpenAIChatModel
 from studyplan.llm.settings import ModelSettings
+from studyplan.planner.context import ToolContext
+from studyplan.planner.tools import build_registry
 
 # How a goal ended: the agent's RunStatus, or "rejected" (the goal itself cannot be planned: UsageError),
 # "error" (the endpoint or something else failed) or "interrupted" (Ctrl-C stopped it; never recorded).
@@ -196,13 +197,18 @@ def run_goal(
     text = goal.goal.strip()
     if not text:
         return result("rejected", error="the goal is empty")
-    model = _model_for_this_thread(settings, catalog)
-    if isinstance(model, OpenAIChatModel):
-        model.new_run()  # each goal gets the whole --deadline
     context = ToolContext(
         today=goal.today or settings.today, catalog=catalog, plans_dir=settings.plans_dir, goal=goal.goal
     )
-    agent = make_agent(model, context, goal.max_steps or settings.max_steps, protocol)
+    registry = build_registry(context)
+    # The offline planner reads this run's journal, so it is built per goal (it costs nothing to build).
+    if settings.model.offline:
+        model = build_model(settings.model, catalog, journal=registry.journal)
+    else:
+        model = _model_for_this_thread(settings, catalog)
+        if isinstance(model, OpenAIChatModel):
+            model.new_run()  # each goal gets the whole --deadline
+    agent = make_agent(model, context, goal.max_steps or settings.max_steps, protocol, registry)
     try:
         for event in agent.run(text):
             if observe is not None:

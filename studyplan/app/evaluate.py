@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from studyplan.app.batch import BatchGoal, BatchSettings, GoalResult, parse_goals, run_concurrently, run_goal
-from studyplan.core.events import Event, FinalAnswer, ModelCallFinished, Notice, Observation
+from studyplan.core.events import Event, FinalAnswer, ModelCallFinished, ModelCallStarted, Notice, Observation
+from studyplan.core.journal import UNUSABLE_CALL
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.document import plan_labels
 from studyplan.llm.settings import ModelSettings
@@ -38,11 +39,6 @@ DEFAULT_GOALS_FILE = "eval_goals.txt"  # in studyplan/data
 # The checker messages (data/plan_labels.json "checks") that mean the model invented something.
 INVENTED_COURSE_CHECKS = ("unknown_course", "wrong_id", "mixed_reference")
 WRONG_DATE_CHECKS = ("start_in_past", "week_dates", "end_date", "weekday")
-# The loop's own wording (studyplan/agent.py) for a reply it could not use and for an answer given too early.
-_UNPARSED_NOTICE = re.compile(r"^Step (\d+): the reply could not be parsed")
-_EARLY_ANSWER_NOTICE = re.compile(r"^Step (\d+): the model answered before saving a plan")
-# Observations the loop writes when a call's arguments could not be used (studyplan/agent.py, _arguments).
-_ARGUMENT_PROBLEM = re.compile(r"^Error: (there is no tool named |invalid arguments for |[\w.]+: )")
 # An answer that says a plan was written, or that names catalog-style course ids like [py4e].
 _CLAIMS_SAVED = re.compile(r"\.md\b|\bsaved\b|已保存|保存(在|到|于)|已生成", re.IGNORECASE)
 _NAMES_COURSE = re.compile(r"\[[a-z0-9][a-z0-9.\-]*\]")
@@ -65,9 +61,8 @@ def _check_patterns(keys: tuple[str, ...]) -> list[re.Pattern[str]]:
     return patterns
 
 
-def classify_refusal(observation: str) -> tuple[bool, bool]:
-    """(invented a course, got dates wrong) for a save_plan refusal, from its "- problem" lines."""
-    problems = [line[2:].strip() for line in observation.splitlines() if line.startswith("- ")]
+def classify_refusal(problems: list[str]) -> tuple[bool, bool]:
+    """(invented a course, got dates wrong) for a save_plan refusal, from the checker's problems."""
     invented = any(p.match(problem) for p in _check_patterns(INVENTED_COURSE_CHECKS) for problem in problems)
     wrong_dates = any(p.match(problem) for p in _check_patterns(WRONG_DATE_CHECKS) for problem in problems)
     return invented, wrong_dates
@@ -85,25 +80,28 @@ class RunTally:
     unsupported_answers: int = 0
     steps_to_plan: int | None = None
     _searched: bool = False
+    _step: int = 0
     _reply_text: dict[int, str] = field(default_factory=dict)
 
     def observe(self, event: Event) -> None:
         match event:
+            case ModelCallStarted():
+                self._step = event.step
             case ModelCallFinished():
                 self.replies += 1
                 self._reply_text[event.step] = str(event.reply.get("content") or "")
             case Notice():
-                if unparsed := _UNPARSED_NOTICE.match(event.text):
-                    self.unusable_steps.add(int(unparsed.group(1)))
-                elif early := _EARLY_ANSWER_NOTICE.match(event.text):
-                    self._check_answer(self._reply_text.get(int(early.group(1)), ""))
+                if event.code == "unparsed_reply":
+                    self.unusable_steps.add(self._step)
+                elif event.code == "answer_not_done":
+                    self._check_answer(self._reply_text.get(self._step, ""))
             case Observation():
                 self._observe_call(event)
             case FinalAnswer():
                 self._check_answer(event.text)
 
     def _observe_call(self, event: Observation) -> None:
-        if not event.ok and _ARGUMENT_PROBLEM.match(event.text):
+        if event.failure in UNUSABLE_CALL:
             self.unusable_steps.add(event.step)
             return
         if event.tool == "search_courses" and event.ok:
@@ -115,7 +113,7 @@ class RunTally:
             if self.steps_to_plan is None:
                 self.steps_to_plan = event.step
             return
-        invented, wrong_dates = classify_refusal(event.text)
+        invented, wrong_dates = classify_refusal(list(event.data.get("problems", [])))
         self.invented_course_refusals += invented
         self.wrong_date_refusals += wrong_dates
 

@@ -17,11 +17,14 @@ from studyplan.app.trace import TraceWriter
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.encoding import ModelProtocol, NativeToolsProtocol
 from studyplan.core.events import Event, Notice, RunStarted
+from studyplan.core.journal import Journal
 from studyplan.core.model import ChatModel
-from studyplan.core.tools import ToolContext
+from studyplan.core.tools import ToolRegistry
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import StudyplanError, UsageError
 from studyplan.llm.settings import BoundFlags, ModelSettings
+from studyplan.planner.context import ToolContext
+from studyplan.planner.task import plan_task
 from studyplan.planner.tools import build_registry
 
 # The SDK's own retries (429 and 5xx, honouring Retry-After) for one interactive run.
@@ -103,13 +106,19 @@ class AgentRun:
 
 
 def build_model(
-    settings: ModelSettings, catalog: Catalog, stream: bool = False, max_retries: int = DEFAULT_MAX_RETRIES
+    settings: ModelSettings,
+    catalog: Catalog,
+    stream: bool = False,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    journal: Journal | None = None,
 ) -> ChatModel:
-    """A new model instance (batch runs build one per goal: instances are not shared between threads)."""
+    """A new model instance (batch runs build one per goal: instances are not shared between threads).
+
+    The offline planner reads what the tools did from `journal`, the registry's of the run it plays in."""
     if settings.offline:
         from studyplan.planner.offline_planner import OfflinePlanner
 
-        return OfflinePlanner(catalog)
+        return OfflinePlanner(catalog, journal)
     from studyplan.llm.openai_model import OpenAIChatModel
 
     return OpenAIChatModel(
@@ -134,11 +143,15 @@ def build_protocol(name: str) -> ModelProtocol:
     return NativeToolsProtocol(fallback_to_text=name == "auto")
 
 
-def make_agent(model: ChatModel, context: ToolContext, max_steps: int, protocol: str) -> Agent:
-    """The agent for one goal: the real tools over `context`, the loop bounded at `max_steps`."""
+def make_agent(
+    model: ChatModel, context: ToolContext, max_steps: int, protocol: str, registry: ToolRegistry | None = None
+) -> Agent:
+    """The agent for one goal: the real tools over `context` (or `registry`, built over it, whose journal an
+    offline planner was given), the loop bounded at `max_steps`."""
     # The offline planner speaks native tool calls only; the text protocol is for models that lack them.
     encoding = build_protocol("tools" if model.offline else protocol)
-    return Agent(model, build_registry(context), AgentConfig(max_steps=max_steps), encoding)
+    registry = registry if registry is not None else build_registry(context)
+    return Agent(model, registry, plan_task(), AgentConfig(max_steps=max_steps), encoding)
 
 
 def start_date(value: str, today: date) -> date:
@@ -172,9 +185,10 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
     from studyplan.app.config import model_settings
 
     settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
-    model = build_model(settings, catalog, options.stream)
     context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir, goal=goal)
-    agent = make_agent(model, context, options.max_steps, options.protocol)
+    registry = build_registry(context)
+    model = build_model(settings, catalog, options.stream, journal=registry.journal)
+    agent = make_agent(model, context, options.max_steps, options.protocol, registry)
     return agent_run(agent, goal_with_start(goal, start), options, settings, context)
 
 

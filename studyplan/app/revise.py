@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import glob
 import os
-import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,22 +18,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studyplan.core.agent import Agent, AgentConfig
-from studyplan.core.encoding import ModelProtocol
 from studyplan.core.model import ChatModel
-from studyplan.core.tools import Tool, ToolContext, ToolRegistry, tool_from_function
+from studyplan.core.tools import Tool, ToolRegistry, ToolResult, tool_from_function
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.checks import check_plan
 from studyplan.domain.diff import PlanDiff, changed_fields, describe_diff, diff_plans, format_weeks, week_signature
-from studyplan.domain.document import PlanDoc, parse_plan, plan_template
+from studyplan.domain.document import PlanDoc, parse_plan
 from studyplan.engine.pace import Pace as Pace  # re-exported: the revise use case's public API
 from studyplan.engine.pace import WeekRecord
 from studyplan.engine.pace import measure_pace as pace_from_weeks
 from studyplan.engine.pace import replan_request as replan_request
 from studyplan.errors import PlanFileError, ToolError, UsageError
-from studyplan.lang import Lang
-from studyplan.paths import display_path, read_user_file
+from studyplan.paths import read_user_file
+from studyplan.planner import observations
+from studyplan.planner.context import ToolContext
+from studyplan.planner.task import revision_task
 from studyplan.planner.tools import get_current_date, plan_calendar, search_courses, write_new_file
-from studyplan.prompts import load_text
 
 if TYPE_CHECKING:
     from studyplan.app.plan import AgentRun, RunOptions
@@ -45,13 +44,6 @@ VERSIONS_DIR = ".versions"
 # A whole plan must reach the model unshortened, and the read/save pair must not be folded away mid-run.
 REVISION_OBSERVATION_CHARS = 60_000
 REVISION_CONTEXT_TOKENS = 48_000
-# read_plan's observation: the offline reviser reads it back with `read_plan_parts`.
-DONE_WEEKS_LABEL = "Weeks checked in as done"
-PLAN_FOLLOWS = "The saved plan (Markdown) follows:"
-_DONE_WEEKS_LINE = re.compile(rf"^{DONE_WEEKS_LABEL}: (?P<weeks>none|[\d, ]+)", re.MULTILINE)
-_SAVED = re.compile(
-    r"^Saved the revision to (?P<path>.+?) \(the previous version is kept as (?P<version>.+?)\)\.$", re.MULTILINE
-)
 # Measured pace that calls for a replan: a week or more off the calendar, or hours a quarter off the plan.
 
 
@@ -103,11 +95,11 @@ def read_plan_text(plan_path: Path) -> str:
 
 def _plan_path(ctx: ToolContext) -> Path:
     if ctx.readable_plan is None:
-        raise ToolError("there is no saved plan to revise in this run")
+        raise observations.no_plan_to_revise()
     return ctx.readable_plan
 
 
-def read_plan(ctx: ToolContext) -> str:
+def read_plan(ctx: ToolContext) -> ToolResult:
     """Read the saved plan being revised: its Markdown, and which weeks the learner has checked in as done
     (those weeks must not change). Call it before changing anything."""
     path = _plan_path(ctx)
@@ -116,41 +108,9 @@ def read_plan(ctx: ToolContext) -> str:
     except PlanFileError as error:
         raise ToolError(str(error)) from None
     plan = parse_plan(text)
-    done = done_weeks_of(path)
-    if done:
-        done_line = (
-            f"{DONE_WEEKS_LABEL}: {', '.join(map(str, sorted(done)))}. They must stay exactly as they are (same "
-            "number, dates, courses, content, tasks and deliverable): change only other weeks."
-        )
-    else:
-        done_line = f"{DONE_WEEKS_LABEL}: none. Any week may change."
-    return "\n".join(
-        [
-            f"Plan file: {display_path(path)} — {len(plan.weeks)} weeks, {plan.start.isoformat()} to "
-            f"{plan.end.isoformat()}, {plan.hours_per_week:g} hours per week.",
-            done_line,
-            PLAN_FOLLOWS,
-            "",
-            text.rstrip(),
-        ]
+    return observations.plan_read(
+        path, len(plan.weeks), plan.start, plan.end, plan.hours_per_week, done_weeks_of(path), text
     )
-
-
-def read_plan_parts(observation: str) -> tuple[set[int], str] | None:
-    """The done weeks and the Markdown in a read_plan observation; None if it is not one."""
-    done = _DONE_WEEKS_LINE.search(observation)
-    marker = observation.find(PLAN_FOLLOWS)
-    if done is None or marker < 0:
-        return None
-    weeks = done["weeks"]
-    numbers = set() if weeks == "none" else {int(n) for n in re.findall(r"\d+", weeks)}
-    return numbers, observation[marker + len(PLAN_FOLLOWS) :].strip() + "\n"
-
-
-def saved_revision(observation: str) -> tuple[str, str] | None:
-    """(plan path, kept version path) from a save_revision observation that reports success, else None."""
-    match = _SAVED.search(observation)
-    return (match["path"], match["version"]) if match else None
 
 
 def touched_done_weeks(before: PlanDoc, after: PlanDoc, done: set[int], catalog: Catalog) -> list[str]:
@@ -169,7 +129,7 @@ def touched_done_weeks(before: PlanDoc, after: PlanDoc, done: set[int], catalog:
     return problems
 
 
-def save_revision(ctx: ToolContext, content: str) -> str:
+def save_revision(ctx: ToolContext, content: str) -> ToolResult:
     """Check the complete revised plan and save it over the saved one, keeping the previous version. It is
     refused, with the reasons, if it fails the same checks as save_plan or changes any week checked in as done.
 
@@ -200,43 +160,21 @@ def save_revision(ctx: ToolContext, content: str) -> str:
         elif not problems and after == before:
             problems.append("the revised plan is the same as the saved one: make the change the learner asked for")
     if problems:
-        listed = "\n".join(f"- {problem}" for problem in problems)
-        raise ToolError(f"revision rejected, nothing was saved. Fix these and call save_revision again:\n{listed}")
+        raise observations.plan_rejected(problems, tool="save_revision")
     diff = diff_plans(before, after, ctx.catalog)
     kept = keep_version(path)
     replace_file(path, content)
     ctx.saved_plans.append(path)
-    return (
-        f"Saved the revision to {display_path(path)} (the previous version is kept as {display_path(kept)}).\n"
-        f"Changes: {describe_diff(diff)}"
-    )
+    return observations.revision_saved(path, kept, describe_diff(diff))
 
 
 def build_revision_registry(context: ToolContext) -> ToolRegistry:
     """The revision agent's tools: the planning tools (without save_plan), read_plan and save_revision."""
-    functions: list[Callable[..., str]] = [get_current_date, read_plan, search_courses, plan_calendar, save_revision]
+    functions: list[Callable[..., ToolResult]] = [
+        get_current_date, read_plan, search_courses, plan_calendar, save_revision
+    ]
     tools: list[Tool] = [tool_from_function(function) for function in functions]
     return ToolRegistry(tools, context)
-
-
-class RevisionAgent(Agent):
-    """The ReAct loop with the revision prompt; the plan template is in the saved plan's language."""
-
-    def __init__(
-        self,
-        model: ChatModel,
-        registry: ToolRegistry,
-        config: AgentConfig,
-        protocol: ModelProtocol,
-        plan_lang: Lang,
-    ) -> None:
-        super().__init__(model, registry, config, protocol)
-        self.plan_lang: Lang = plan_lang
-
-    def system_prompt(self, goal: str) -> str:
-        prompt = load_text("revise.md").replace("{plan_template}", plan_template(self.plan_lang))
-        prompt = prompt.replace("{max_steps}", str(self.config.max_steps))
-        return prompt + self.protocol.system_prompt_extra(self.registry)
 
 
 # --- the workflow --------------------------------------------------------------------------------------
@@ -285,12 +223,6 @@ def revision_run(request: str, options: RunOptions, plan_path: Path) -> Revision
     original = read_plan_text(plan_path)
     catalog = Catalog.load(options.catalog)
     settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
-    if settings.offline:
-        from studyplan.planner.offline_reviser import OfflineReviser
-
-        model: ChatModel = OfflineReviser(catalog)
-    else:
-        model = build_model(settings, catalog, options.stream)
     context = ToolContext(
         today=options.today, catalog=catalog, plans_dir=plan_path.parent, readable_plan=plan_path
     )
@@ -299,12 +231,19 @@ def revision_run(request: str, options: RunOptions, plan_path: Path) -> Revision
         max_observation_chars=REVISION_OBSERVATION_CHARS,
         context_budget_tokens=REVISION_CONTEXT_TOKENS,
     )
-    agent = RevisionAgent(
+    registry = build_revision_registry(context)
+    if settings.offline:
+        from studyplan.planner.offline_reviser import OfflineReviser
+
+        model: ChatModel = OfflineReviser(catalog, registry.journal)
+    else:
+        model = build_model(settings, catalog, options.stream)
+    agent = Agent(
         model,
-        build_revision_registry(context),
+        registry,
+        revision_task(parse_plan(original).lang),
         config,
         build_protocol("tools" if model.offline else options.protocol),  # the offline reviser calls natively
-        plan_lang=parse_plan(original).lang,
     )
     run = agent_run(agent, request, options, settings, context)
     return RevisionRun(run, plan_path, original, catalog, _versions(plan_path))

@@ -1,8 +1,9 @@
-"""The ReAct loop as a library: Thought → Action → Observation, repeated until the plan is saved.
+"""The ReAct loop as a library: Thought → Action → Observation, repeated until the task is done.
 
 `Agent.run(goal)` is a generator of step events (studyplan.core.events). It knows nothing of the terminal: the
-CLI renders the events, a trace writer records them, tests assert on them. Model failures raise
-studyplan.errors.ModelError out of the generator; everything a tool does wrong becomes an observation.
+CLI renders the events, a trace writer records them, tests assert on them. Nor does it know what the task is:
+the system prompt, the "done" rule, the reminders and the alias hook come from an `AgentTask`. Model failures
+raise studyplan.errors.ModelError out of the generator; everything a tool does wrong becomes an observation.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 from studyplan.core.arguments import bind_arguments, coerce_arguments, parse_json_arguments, validate_arguments
 from studyplan.core.encoding import Decision, ModelProtocol, NativeToolsProtocol, PlannedCall
@@ -30,13 +31,12 @@ from studyplan.core.events import (
     Thought,
     Usage,
 )
+from studyplan.core.journal import Failure, JournalEntry, ToolResult, call_key
 from studyplan.core.memory import fold_history
 from studyplan.core.model import ChatModel, ModelReply
+from studyplan.core.task import AgentTask
 from studyplan.core.tools import ToolRegistry
-from studyplan.domain import vocabulary
-from studyplan.domain.document import plan_template
-from studyplan.errors import ToolError, ToolsNotSupported
-from studyplan.prompts import load_text, reminders
+from studyplan.errors import ToolsNotSupported
 
 
 @dataclass(frozen=True)
@@ -47,12 +47,6 @@ class AgentConfig:
     keep_recent_steps: int = 2
     elide_argument_chars: int = 1500  # longer string arguments of a successful call are stubbed in the history
     repeat_limit: int = 2  # consecutive steps made only of repeated calls before the run is stopped
-
-
-@dataclass
-class _CallRecord:
-    step: int
-    text: str
 
 
 @dataclass(frozen=True)
@@ -69,12 +63,12 @@ class _RunState:
 
     messages: list[dict[str, Any]]
     usage: Usage = field(default_factory=Usage)
-    seen_calls: dict[str, _CallRecord] = field(default_factory=dict)
     repeat_streak: int = 0
     unsaved_answers: int = 0
     last_prompt_tokens: int | None = None
     final_text: str | None = None
     status: RunStatus = "step_limit"
+    detail: str = ""
 
 
 class Agent:
@@ -82,19 +76,22 @@ class Agent:
         self,
         model: ChatModel,
         registry: ToolRegistry,
+        task: AgentTask,
         config: AgentConfig | None = None,
         protocol: ModelProtocol | None = None,
     ) -> None:
         self.model = model
         self.registry = registry
+        self.task = task
         self.config = config or AgentConfig()
         self.protocol = protocol or NativeToolsProtocol()
+        self._goal = ""  # the goal of the run under way
 
     def system_prompt(self, goal: str) -> str:
-        lang: Literal["zh", "en"] = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in goal) else "en"
-        prompt = load_text("system.md").replace("{plan_template}", plan_template(lang))
-        prompt = prompt.replace("{max_steps}", str(self.config.max_steps))
-        return prompt + self.protocol.system_prompt_extra(self.registry)
+        """The task's instructions, the protocol's own part, then the task's examples for that protocol."""
+        examples = self.task.examples(goal, self.protocol.name) if self.task.examples else ""
+        prompt = self.task.instructions(goal, self.config.max_steps) + self.protocol.system_prompt_extra(self.registry)
+        return prompt + (f"\n\n{examples}" if examples else "")
 
     def run(self, goal: str) -> Iterator[Event]:
         """Run the loop for one goal, yielding every step. Model failures raise ModelError."""
@@ -102,13 +99,16 @@ class Agent:
         yield RunStarted(
             goal, self.model.name, self.protocol.name, self.model.offline, getattr(self.model, "endpoint", "")
         )
+        self.registry.journal.clear()
+        self._goal = goal
         state = _RunState([{"role": "system", "content": self.system_prompt(goal)}, {"role": "user", "content": goal}])
         step = 0
         for step in range(1, self.config.max_steps + 2):
             last_chance = step > self.config.max_steps
             if last_chance:
-                yield Notice(f"Reached the step limit ({self.config.max_steps}); asking for a last answer.", "warning")
-                state.messages.append(self.protocol.reminder_message(reminders()["step_limit"]))
+                limit = f"Reached the step limit ({self.config.max_steps}); asking for a last answer."
+                yield Notice(limit, "warning", "step_limit")
+                state.messages.append(self.protocol.reminder_message(self.task.reminder("step_limit")))
             yield from self._fold_if_over_budget(step, state)
             reply = yield from self._call_model(step, goal, state)
             decision = self.protocol.decode(reply, self.registry, step)
@@ -118,8 +118,10 @@ class Agent:
                 state.messages.append(self.protocol.assistant_message(reply, decision))
 
             if decision.format_error:
-                yield Notice(f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning")
-                reminder = reminders()["format"].format(error=decision.format_error)
+                yield Notice(
+                    f"Step {step}: the reply could not be parsed: {decision.format_error}", "warning", "unparsed_reply"
+                )
+                reminder = self.task.reminder("format", error=decision.format_error)
                 state.messages.append(self.protocol.reminder_message(reminder))
             elif decision.calls:
                 yield from self._run_calls(step, reply, decision, state)
@@ -128,7 +130,7 @@ class Agent:
             elif (yield from self._answer(step, decision.final or "", state, last_chance)):
                 break
 
-        saved = list(self.registry.context.saved_plans)
+        saved = self.task.outputs(self.registry.journal)
         yield RunFinished(
             status=state.status,
             steps=step,
@@ -137,6 +139,7 @@ class Agent:
             plan_path=saved[-1] if saved else None,
             summary=state.final_text or "",
             plans_saved=saved,
+            detail=state.detail,
         )
 
     def _fold_if_over_budget(self, step: int, state: _RunState) -> Iterator[Event]:
@@ -150,7 +153,7 @@ class Agent:
     def _call_model(self, step: int, goal: str, state: _RunState) -> Generator[Event, None, ModelReply]:
         """One model call; in `auto` mode an endpoint that rejects tools switches the run to the text protocol."""
         request = self.protocol.request(state.messages, self.registry)
-        yield ModelCallStarted(step, request.messages)
+        yield ModelCallStarted(step, _snapshot(request.messages))
         started = time.perf_counter()
         try:
             reply = self.model.complete(request.messages, request.tools, request.stop)
@@ -158,9 +161,12 @@ class Agent:
             if not self.protocol.fallback_to_text:
                 raise
             state.messages = self._switch_to_text(goal, state.messages)
-            yield Notice("The endpoint does not accept tools: using the text protocol for the rest of the run.")
+            yield Notice(
+                "The endpoint does not accept tools: using the text protocol for the rest of the run.",
+                code="switched_to_text",
+            )
             request = self.protocol.request(state.messages, self.registry)
-            yield ModelCallStarted(step, request.messages)
+            yield ModelCallStarted(step, _snapshot(request.messages))
             started = time.perf_counter()
             reply = self.model.complete(request.messages, request.tools, request.stop)
         state.usage = state.usage + (reply.usage or Usage())
@@ -172,7 +178,7 @@ class Agent:
         """Run every call of one turn (parallel calls included) and answer each with an observation."""
         outcomes = []
         for call in decision.calls:
-            outcome = yield from self._execute(step, call, state.seen_calls)
+            outcome = yield from self._execute(step, call)
             outcomes.append(outcome)
         # Bulky arguments of calls that succeeded (the plan's Markdown once save_plan wrote it) are not
         # needed again: the history keeps a stub, the trace keeps the full text.
@@ -191,23 +197,32 @@ class Agent:
         repeated_only = all(outcome.repeated for outcome in outcomes)
         state.repeat_streak = state.repeat_streak + 1 if repeated_only else 0
         if state.repeat_streak >= self.config.repeat_limit:
-            yield Notice("The model repeated the same calls; stopping the run.", "warning")
+            labels = [_call_label(call.name, o.arguments) for call, o in zip(decision.calls, outcomes, strict=True)]
+            repeated = ", ".join(dict.fromkeys(labels))
+            state.detail = f"the model repeated {repeated}"
+            stopping = f"The model repeated the same call: {repeated}; stopping the run."
+            yield Notice(stopping, "warning", "repeated_calls")
             state.status = "repeated_calls"
 
     def _answer(self, step: int, text: str, state: _RunState, last_chance: bool) -> Generator[Event, None, bool]:
         """A reply without tool calls. Returns True when it ends the run."""
         state.final_text = text
-        if self.registry.context.saved_plans or last_chance or state.unsaved_answers >= 1:
+        done = self.task.is_done(self.registry.journal)
+        if done or last_chance or state.unsaved_answers >= 1:
             yield FinalAnswer(step, text)
-            if self.registry.context.saved_plans and not last_chance:
+            if done and not last_chance:
                 state.status = "saved"
             elif not last_chance:
                 # A second answer without a plan: the model is explaining why it cannot plan (e.g. no course).
                 state.status = "no_plan"
             return True
         state.unsaved_answers += 1
-        yield Notice(f"Step {step}: the model answered before saving a plan; reminding it to save.", "warning")
-        state.messages.append(self.protocol.reminder_message(reminders()["not_saved"]))
+        yield Notice(
+            f"Step {step}: the model answered before the task was done; reminding it.", "warning", "answer_not_done"
+        )
+        missing = self.task.missing_note(self._goal, self.registry.journal)
+        reminder = f"{self.task.reminder('not_done')} {missing}".strip()
+        state.messages.append(self.protocol.reminder_message(reminder))
         return False
 
     def _switch_to_text(self, goal: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -219,34 +234,41 @@ class Agent:
         adopted[0] = {"role": "system", "content": self.system_prompt(goal)}
         return adopted
 
-    def _execute(
-        self, step: int, call: PlannedCall, seen_calls: dict[str, _CallRecord]
-    ) -> Generator[Event, None, _Outcome]:
-        """Check and run one call, yielding its Action and Observation."""
+    def _execute(self, step: int, call: PlannedCall) -> Generator[Event, None, _Outcome]:
+        """Check and run one call, yielding its Action and Observation; every call goes into the journal.
+
+        An identical call made before (one that succeeded or failed) is answered from memory, as a repeat."""
         arguments, problem = self._arguments(call)
         yield Action(step, call.id, call.name, arguments)
         started = time.perf_counter()
-        key = f"{call.name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
-        repeated = problem is None and key in seen_calls
-        ok = False
-        if problem is not None:
-            text = f"Error: {problem}"
-        elif repeated:
-            record = seen_calls[key]
-            text = reminders()["repeated_call"].format(tool=call.name, step=record.step)
+        journal = self.registry.journal
+        earlier = journal.earlier(call_key(call.name, arguments))
+        if earlier is not None:
+            entry = journal.record(
+                JournalEntry(step, call.id, call.name, arguments, self._repeat_notice(earlier), "repeated")
+            )
+        elif problem is not None:
+            failure: Failure = "unknown_tool" if call.name not in self.registry else "arguments"
+            entry = journal.record(
+                JournalEntry(step, call.id, call.name, arguments, ToolResult(f"Error: {problem}"), failure)
+            )
         else:
-            try:
-                text = self.registry.call(call.name, arguments)
-                ok = True
-            except ToolError as exc:
-                text = f"Error: {exc}"
-            except Exception as exc:  # a tool bug must not end the run: the model sees it and can go on
-                text = f"Error: tool {call.name} failed: {type(exc).__name__}: {exc}"
-            if ok:
-                seen_calls[key] = _CallRecord(step, text)
-        text = self._shorten(text)
-        yield Observation(step, call.id, call.name, text, ok, time.perf_counter() - started)
-        return _Outcome(arguments, text, ok, repeated)
+            entry = self.registry.execute(step, call.id, call.name, arguments)
+        text = self._shorten(entry.result.text)
+        yield Observation(
+            step, call.id, call.name, text, entry.ok, time.perf_counter() - started, entry.failure, entry.result.data
+        )
+        return _Outcome(arguments, text, entry.ok, entry.failure == "repeated")
+
+    def _repeat_notice(self, earlier: JournalEntry) -> ToolResult:
+        """The answer to a repeated call: where its result is, or the error it got, and what is still missing."""
+        if earlier.ok:
+            text = self.task.reminder("repeated_call", tool=earlier.name, step=earlier.step)
+        else:
+            error = earlier.result.text.removeprefix("Error: ").strip()
+            text = self.task.reminder("repeated_failure", tool=earlier.name, step=earlier.step, error=error)
+        missing = self.task.missing_note(self._goal, self.registry.journal)
+        return ToolResult(f"{text} {missing}" if missing else text, earlier.result.data)
 
     def _arguments(self, call: PlannedCall) -> tuple[dict[str, Any], str | None]:
         """Parse, bind, coerce and validate a call's arguments against its tool's schema."""
@@ -261,7 +283,7 @@ class Agent:
             values = parsed
         else:
             values = bind_arguments(tool.parameters, list(call.args), dict(call.kwargs))
-        values, coercion_problems = coerce_arguments(tool.parameters, values, enum_aliases=_enum_alias)
+        values, coercion_problems = coerce_arguments(tool.parameters, values, enum_aliases=self.task.enum_alias)
         problems = coercion_problems + validate_arguments(tool.parameters, values, tool_name=call.name)
         if problems:
             return values, f"invalid arguments for {call.name}: " + "; ".join(dict.fromkeys(problems))
@@ -272,6 +294,19 @@ class Agent:
         if len(text) <= limit:
             return text
         return text[:limit] + f"\n[... {len(text) - limit} more characters left out ...]"
+
+
+def _snapshot(messages: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """The messages as they are now; the loop replaces messages rather than editing them, so copies of the
+    dicts suffice (their nested tool calls are never changed in place)."""
+    return tuple(dict(message) for message in messages)
+
+
+def _call_label(name: str, arguments: dict[str, Any], limit: int = 80) -> str:
+    """A call as a person reads it: save_plan(filename="ml.md", content="# 机器学习…")."""
+    shown = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False, default=str)}" for key, value in arguments.items())
+    shown = shown if len(shown) <= limit else shown[: limit - 1] + "…"
+    return f"{name}({shown})"
 
 
 def _stub_bulky(arguments: dict[str, Any], tool: str, limit: int) -> dict[str, Any] | None:
@@ -303,9 +338,4 @@ def _with_arguments(
     return replace(reply, tool_calls=tool_calls), replace(decision, calls=calls)
 
 
-def _enum_alias(value: str, allowed: list[str]) -> str | None:
-    level = vocabulary.normalize_level(value)
-    return level if level in allowed else None
-
-
-__all__ = ["Agent", "AgentConfig", "Decision"]
+__all__ = ["Agent", "AgentConfig", "AgentTask", "Decision"]

@@ -6,9 +6,12 @@ consumes them. Each event is a small frozen dataclass; `kind` names it in traces
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from studyplan.core.journal import Failure
 
 RunStatus = Literal["saved", "step_limit", "no_plan", "repeated_calls"]
 
@@ -43,10 +46,13 @@ class RunStarted:
 
 @dataclass(frozen=True)
 class ModelCallStarted:
-    """The loop is waiting for the model (a renderer shows a spinner until the next event)."""
+    """The loop is waiting for the model (a renderer shows a spinner until the next event).
+
+    `messages` is a snapshot of what this request sent: later steps never change it.
+    """
 
     step: int
-    messages: list[dict[str, Any]]
+    messages: tuple[dict[str, Any], ...]
     kind: str = "model_call_started"
 
 
@@ -83,6 +89,8 @@ class Observation:
     text: str
     ok: bool
     seconds: float
+    failure: Failure | None = None  # why it did not succeed (see studyplan.core.journal.Failure)
+    data: Mapping[str, Any] = field(default_factory=dict)  # the tool's result for code
     kind: str = "observation"
 
 
@@ -92,6 +100,8 @@ class Notice:
 
     text: str
     level: Literal["info", "warning"] = "info"
+    # What happened, for code: "unparsed_reply", "answer_not_done", "repeated_calls", "step_limit", "switched_to_text".
+    code: str | None = None
     kind: str = "notice"
 
 
@@ -123,6 +133,7 @@ class RunFinished:
     plan_path: Path | None
     summary: str
     plans_saved: list[Path] = field(default_factory=list)
+    detail: str = ""  # why the run stopped when it did not finish, e.g. the repeated call
     kind: str = "run_finished"
 
 

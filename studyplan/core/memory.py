@@ -16,9 +16,6 @@ from typing import Any
 
 _COURSE_ID = re.compile(r"\[([a-z0-9][a-z0-9-]*)\]")
 SUMMARY_PREFIX = "Summary of earlier steps (folded to save context):"
-# The summary's two line shapes, written by _summarize_step and read back by read_summary.
-_FOLDED_CALL = re.compile(r"^- called (?P<name>\w+)\((?P<arguments>.*)\)$")
-_FOLDED_RESULT = re.compile(r"^\s+→ (?P<first>.*?)(?: \(courses: (?P<courses>[a-z0-9, -]+)\))?$")
 
 
 def estimate_tokens(messages: list[dict[str, Any]]) -> int:
@@ -69,37 +66,8 @@ def fold_history(
     return Fold(result, sum(len(step) for step in old), before, estimate_tokens(result), summary)
 
 
-@dataclass
-class FoldedCall:
-    """One call as a summary remembers it: its arguments (when short enough to survive) and the first line
-    of its result, with the course ids it saw as `- [id]` lines."""
-
-    name: str
-    arguments: dict[str, Any]
-    observation: str | None = None
-
-
 def is_summary(message: dict[str, Any]) -> bool:
     return message["role"] == "user" and (message.get("content") or "").startswith(SUMMARY_PREFIX)
-
-
-def read_summary(content: str) -> list[FoldedCall]:
-    """The calls recorded in a summary message (the inverse of folding, as far as it kept anything)."""
-    calls: list[FoldedCall] = []
-    unanswered: list[FoldedCall] = []  # parallel calls are listed first, then their results in the same order
-    for line in content.splitlines():
-        if called := _FOLDED_CALL.match(line):
-            try:
-                arguments = json.loads(called.group("arguments"))
-            except json.JSONDecodeError:
-                arguments = {}
-            call = FoldedCall(called.group("name"), arguments if isinstance(arguments, dict) else {})
-            calls.append(call)
-            unanswered.append(call)
-        elif (result := _FOLDED_RESULT.match(line)) and unanswered:
-            courses = [f"- [{course_id}]" for course_id in (result.group("courses") or "").split(", ") if course_id]
-            unanswered.pop(0).observation = "\n".join([result.group("first"), *courses])
-    return calls
 
 
 def _split_steps(body: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -52,3 +52,18 @@ class ChatModel(Protocol):
     ) -> ModelReply:
         """Return the model's next reply. Raises `studyplan.errors.ModelError` subclasses on failure."""
         ...
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """A message's text, whether its content is a string or a list of parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return ""
+
+
+def first_user_text(messages: list[dict[str, Any]]) -> str:
+    """The first user message's text: the goal, for a rule-based model."""
+    return next((message_text(m) for m in messages if m.get("role") == "user"), "")

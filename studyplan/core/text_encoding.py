@@ -1,6 +1,6 @@
 """The text ReAct protocol of the second article: Thought / Action / Observation lines, no `tools` parameter.
 
-The system prompt carries the tool list and the rules plus few-shot examples in every round; the model's
+The system prompt carries the tool list and the rules (and the task's few-shot examples) in every round; the model's
 reply is parsed by the tolerant `studyplan.core.react_parser.parse_react`, and the observation goes back as a user
 message starting with "Observation:". Stop sequences end the reply where an invented observation would begin.
 """
@@ -13,9 +13,9 @@ from typing import Any
 from studyplan.core.arguments import describe_parameters
 from studyplan.core.encoding import Decision, PlannedCall, Request
 from studyplan.core.model import ModelReply
+from studyplan.core.prompts import load_text
 from studyplan.core.react_parser import parse_react
 from studyplan.core.tools import Tool, ToolRegistry
-from studyplan.prompts import load_text
 
 STOP_SEQUENCES = ["\nObservation:", "Observation:"]
 
@@ -26,12 +26,8 @@ class TextProtocol:
 
     def system_prompt_extra(self, registry: ToolRegistry) -> str:
         tools = "\n".join(describe_tool(tool) for tool in registry.tools.values())
-        return (
-            "\n\n"
-            + load_text("text_protocol.md").replace("{tools}", tools)
-            + "\n\n"
-            + load_text("fewshot.md")
-        )
+        # The task's few-shot examples, written in this protocol, follow (AgentTask.examples).
+        return "\n\n" + load_text("text_protocol.md").replace("{tools}", tools)
 
     def request(self, messages: list[dict[str, Any]], registry: ToolRegistry) -> Request:
         return Request(messages, None, STOP_SEQUENCES)

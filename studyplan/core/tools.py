@@ -1,8 +1,10 @@
 """Tools as plain functions: the JSON schema is derived from the signature and the docstring.
 
 A tool is an ordinary function with type hints and a Google-style docstring. Its first paragraph is the
-description the model sees; the `Args:` section describes each parameter. A parameter annotated with
-`ToolContext` is filled in by the registry and never shown to the model.
+description the model sees; the `Args:` section describes each parameter. A parameter annotated with a
+`RunContext` subclass is filled in by the registry and never shown to the model. A tool returns a
+`ToolResult` (text for the model, data for code) or raises ToolError; the registry records every call in its
+`Journal`.
 """
 
 from __future__ import annotations
@@ -12,28 +14,21 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import date
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin
 
+from studyplan.core.journal import Failure, Journal, JournalEntry, ToolResult
 from studyplan.errors import ToolError
 
-if typing.TYPE_CHECKING:
-    from studyplan.domain.catalog import Catalog
+__all__ = ["RunContext", "Tool", "ToolRegistry", "ToolResult", "parse_docstring", "tool_from_function"]
 
 
-@dataclass
-class ToolContext:
-    """What tools may touch: today's date, the catalog, the plans folder, and what was saved so far."""
+class RunContext:
+    """Base of the object a registry hands its tools (what they may touch: a date, a folder...).
 
-    today: date
-    catalog: Catalog
-    plans_dir: Path
-    saved_plans: list[Path] = field(default_factory=list)
-    # Where revise (issue 5) lets the agent read a plan from; None means read_plan only sees plans_dir.
-    readable_plan: Path | None = None
-    goal: str = ""  # the learner's goal, for tools that check a model's choices against it
+    A tool parameter annotated with a subclass is filled in by the registry and never shown to the model; the
+    core knows nothing else about it.
+    """
 
 
 @dataclass(frozen=True)
@@ -41,7 +36,7 @@ class Tool:
     name: str
     description: str
     parameters: dict[str, Any]  # JSON schema of the arguments object
-    function: Callable[..., str]
+    function: Callable[..., ToolResult | str]
     context_param: str | None = None
 
     def openai_schema(self) -> dict[str, Any]:
@@ -107,7 +102,7 @@ def _json_type(annotation: Any) -> dict[str, Any]:
     raise TypeError(f"unsupported tool parameter type: {annotation!r}")
 
 
-def tool_from_function(function: Callable[..., str], name: str | None = None) -> Tool:
+def tool_from_function(function: Callable[..., ToolResult | str], name: str | None = None) -> Tool:
     """Build a Tool whose schema comes from `function`'s signature and docstring."""
     hints = typing.get_type_hints(function)
     description, param_docs = parse_docstring(function.__doc__ or "")
@@ -116,7 +111,7 @@ def tool_from_function(function: Callable[..., str], name: str | None = None) ->
     context_param = None
     for param in inspect.signature(function).parameters.values():
         annotation = hints.get(param.name, str)
-        if annotation is ToolContext:
+        if isinstance(annotation, type) and issubclass(annotation, RunContext):
             context_param = param.name
             continue
         schema = _json_type(annotation)
@@ -137,11 +132,15 @@ def tool_from_function(function: Callable[..., str], name: str | None = None) ->
 
 
 class ToolRegistry:
-    """The only tools the model may call. Unknown names and failures come back as text, never as a crash."""
+    """The only tools the model may call. Unknown names and failures come back as text, never as a crash.
 
-    def __init__(self, tools: list[Tool], context: ToolContext) -> None:
+    `context` is handed to every tool that asks for it; `journal` records what the tools did in this run.
+    """
+
+    def __init__(self, tools: list[Tool], context: RunContext | None = None) -> None:
         self.tools = {tool.name: tool for tool in tools}
         self.context = context
+        self.journal = Journal()
 
     def __contains__(self, name: str) -> bool:
         return name in self.tools
@@ -152,7 +151,7 @@ class ToolRegistry:
     def schemas(self) -> list[dict[str, Any]]:
         return [tool.openai_schema() for tool in self.tools.values()]
 
-    def call(self, name: str, arguments: dict[str, Any]) -> str:
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Run a tool. Raises ToolError with a message meant for the model."""
         tool = self.tools.get(name)
         if tool is None:
@@ -160,4 +159,16 @@ class ToolRegistry:
         kwargs = dict(arguments)
         if tool.context_param:
             kwargs[tool.context_param] = self.context
-        return tool.function(**kwargs)
+        result = tool.function(**kwargs)
+        return result if isinstance(result, ToolResult) else ToolResult(result)
+
+    def execute(self, step: int, call_id: str, name: str, arguments: dict[str, Any]) -> JournalEntry:
+        """Run a checked call and record it: a refusal or a tool's bug becomes an "Error: ..." result."""
+        failure: Failure
+        try:
+            return self.journal.record(JournalEntry(step, call_id, name, arguments, self.call(name, arguments)))
+        except ToolError as exc:
+            result, failure = ToolResult(f"Error: {exc}", exc.data), "refused"
+        except Exception as exc:  # a tool bug must not end the run: the model sees it and can go on
+            result, failure = ToolResult(f"Error: tool {name} failed: {type(exc).__name__}: {exc}"), "crashed"
+        return self.journal.record(JournalEntry(step, call_id, name, arguments, result, failure))

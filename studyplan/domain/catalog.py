@@ -257,44 +257,6 @@ class Catalog:
         return list(self._by_topic_level[key][normalized])
 
 
-def format_course_line(course: Course) -> str:
-    """One compact line describing a course, as shown to the model and in listings."""
-    name = course.name
-    if course.name_zh and course.name_zh != course.name:
-        name += f" ({course.name_zh})"
-    prerequisites = ", ".join(course.prerequisites) or "none"
-    return (
-        f"- [{course.id}] {name} | {course.provider} | {course.level} | "
-        f"{_count(course.weeks, 'week')} × {course.hours_per_week:g} h/week | prerequisites: {prerequisites}"
-    )
-
-
-def format_search_result(
-    courses: list[Course], total: int, limit: int, topic: str, level: str | None, known_topics: list[str]
-) -> str:
-    """The observation text of the search_courses tool: a header, then at most `limit` course lines."""
-    if total == 0 or not courses:
-        level_part = f" (level {level})" if level else ""
-        topics_text = ", ".join(known_topics) if known_topics else "none"
-        text = f"No course matches topic '{topic}'{level_part}. Topics in the catalog: {topics_text}."
-        if level:
-            text += f" Levels: {', '.join(LEVELS)}."
-        return text
-    shown = courses[:limit]
-    level_part = f" ({level})" if level else ""
-    lines = [f"Found {_count(total, 'course')} for '{topic}'{level_part}; showing {len(shown)} of {total}:"]
-    lines += [format_course_line(course) for course in shown]
-    hidden = total - len(shown)
-    if hidden > 0:
-        hint = "" if level else "; add a level (beginner, intermediate, advanced) to narrow the list"
-        lines.append(f"({hidden} more not shown{hint}.)")
-    return "\n".join(lines)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def _name_key(text: str) -> str:
     return re.sub(r"\s+", "", text).casefold()
 

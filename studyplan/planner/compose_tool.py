@@ -17,13 +17,14 @@ from typing import Literal
 
 from dateutil import parser as date_parser
 
-from studyplan.core.tools import Tool, ToolContext, tool_from_function
+from studyplan.core.tools import Tool, ToolResult, tool_from_function
 from studyplan.domain.checks import check_plan
 from studyplan.domain.document import PlanDoc, plan_template, render_plan
 from studyplan.engine.compose import CompositionRequest, compose_plan
 from studyplan.errors import ToolError
-from studyplan.paths import display_path
+from studyplan.planner import observations
 from studyplan.planner.choice_review import Choices, Review, read_goal, review_choices
+from studyplan.planner.context import ToolContext
 
 MAX_NOTES_CHARS = 600
 _NOTE_SPLIT = re.compile(r"[\n;；]+")
@@ -99,7 +100,7 @@ class Drafts:
         start_date: str,
         language: Literal["zh", "en"] | None = None,
         notes: str | None = None,
-    ) -> str:
+    ) -> ToolResult:
         """Compose the dated plan from the courses you chose; returns a summary and a draft_id.
 
         Args:
@@ -140,9 +141,14 @@ class Drafts:
         lines += [f"Changed to follow the goal: {item}" for item in review.adjusted]
         lines += [f"Note: {item}" for item in review.notes]
         lines.append(f'Next: save_draft(draft_id="{draft_id}", filename="{filename}"), then answer the learner.')
-        return "\n".join(lines)
+        data = {
+            "draft_id": draft_id,
+            "course_ids": [course.id for course in review.courses],
+            "weeks": [[week.start.isoformat(), week.end.isoformat()] for week in plan.weeks],
+        }
+        return ToolResult("\n".join(lines), data)
 
-    def save_draft(self, ctx: ToolContext, draft_id: str, filename: str | None = None) -> str:
+    def save_draft(self, ctx: ToolContext, draft_id: str, filename: str | None = None) -> ToolResult:
         """Save the draft compose_plan made.
 
         Args:
@@ -157,16 +163,16 @@ class Drafts:
         name = _checked_filename(filename) if filename and filename.strip() else draft.filename
         problems = check_plan(draft.markdown, ctx.catalog, ctx.today)
         if problems:  # the composer's output always passes; a failure here is a bug worth seeing
-            listed = "\n".join(f"- {problem}" for problem in problems)
-            raise ToolError(f"the draft did not pass the plan check, nothing was saved:\n{listed}")
+            raise observations.plan_rejected(problems, tool="save_draft")
         path = write_new_file(ctx.plans_dir, name, draft.markdown)
         ctx.saved_plans.append(path)
-        note = "" if path.name == name else f" ({name} already existed, so it was saved under a new name)"
+        saved = observations.plan_saved(path, name)
         plan = draft.plan
-        return (
-            f"Saved plan to {display_path(path)}{note}\n"
+        return ToolResult(
+            f"{saved.text}\n"
             f"Now answer the learner without calling a tool: where the plan is, {plan.start.isoformat()} to "
-            f"{plan.end.isoformat()}, its {len(plan.phases)} phases and courses."
+            f"{plan.end.isoformat()}, its {len(plan.phases)} phases and courses.",
+            saved.data,
         )
 
     def tools(self) -> list[Tool]:

@@ -4,19 +4,20 @@ With no endpoint configured, this takes the model's place in the real loop with 
 first article's trajectory: date → search the topic at the learner's level → notice that a beginner needs
 prerequisites and search them (parallel calls) → get the calendar → compose and save the plan → summarize.
 
-Like a real model it keeps no state of its own: every reply is derived from the messages (the goal is the
-first user message, the facts are the tool observations), so the same conversation gives the same reply.
+Like a real model it keeps no state of its own: every reply is derived from the goal (the first user message)
+and what the tools did (the run's journal, their structured results: it never reads observation text), so
+the same run gives the same reply.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
-from studyplan.core.model import ModelReply, ToolCall
-from studyplan.core.transcript import Exchange, Transcript
+from studyplan.core.journal import Journal, JournalEntry
+from studyplan.core.model import ModelReply, ToolCall, first_user_text
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import LEVELS, Catalog, Course
 from studyplan.domain.document import PlanDoc, render_plan
@@ -24,6 +25,7 @@ from studyplan.engine.compose import compose_selection, planner_phrases
 from studyplan.engine.goal import Goal, parse_goal
 from studyplan.engine.schedule import Slot, Timetable, capstone_weeks
 from studyplan.engine.select import SearchKey, Selection, choose_courses, focus_words, level_rank, mentions
+from studyplan.paths import display_path
 
 MAX_SAVE_ATTEMPTS = 2
 MIN_PLAN_WEEKS = 3  # three phases, each with at least one week
@@ -32,56 +34,53 @@ MAX_FURTHER_TOPICS = 2
 # Until get_current_date has answered, the goal is read against a placeholder day: only its topic, level and
 # duration are used then (and its errors raised), never a date.
 _PLACEHOLDER_TODAY = date(2000, 1, 3)
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_CALENDAR_LINE = re.compile(r"Week\s+(\d+):\s*(\d{4}-\d{2}-\d{2}).*?(\d{4}-\d{2}-\d{2})")
-_RESULT_LINE = re.compile(r"^\s*-\s*(?:\[(?P<bracketed>[^\]]+)\]|(?P<plain>[\w.\-]+):)")
-_SAVED = re.compile(r"^Saved plan to (?P<path>.+?)(?: \(.*\))?$", re.MULTILINE)
 
 
-# --- reading the conversation --------------------------------------------------------------------------
+# --- reading the run ----------------------------------------------------------------------------------
 
 
-class _Conversation(Transcript):
-    """The transcript, with what the planner looks up in it."""
+class _Conversation:
+    """The goal and what the tools did (the journal's entries, failed calls included), as the planner asks."""
+
+    def __init__(self, goal_text: str, journal: Journal) -> None:
+        self.goal_text = goal_text
+        self.journal = journal
 
     @property
-    def goal_text(self) -> str:
-        return self.first_user_text
+    def exchanges(self) -> list[JournalEntry]:
+        return self.journal.entries
+
+    def of(self, name: str) -> list[JournalEntry]:
+        return self.journal.of(name)
 
     def today(self) -> date | None:
-        for exchange in self.of("get_current_date"):
-            if exchange.observation and (found := _ISO_DAY.search(exchange.observation)):
-                return date.fromisoformat(found.group(0))
+        for entry in self.journal.succeeded("get_current_date"):
+            return date.fromisoformat(entry.result.data["today"])
         return None
 
-    def searches(self) -> dict[SearchKey, str]:
-        """Observation text of every search made so far, by (topic, level)."""
+    def searches(self) -> dict[SearchKey, list[str]]:
+        """The course ids every search so far listed, in order, by (topic, level)."""
         return {
-            (str(exchange.arguments.get("topic", "")), exchange.arguments.get("level")): exchange.observation or ""
-            for exchange in self.of("search_courses")
+            (str(entry.arguments.get("topic", "")), entry.arguments.get("level")): list(
+                entry.result.data.get("course_ids", [])
+            )
+            for entry in self.of("search_courses")
         }
 
     def calendar(self) -> list[tuple[date, date]]:
-        for exchange in self.of("plan_calendar"):
-            weeks = [
-                (date.fromisoformat(m.group(2)), date.fromisoformat(m.group(3)))
-                for m in _CALENDAR_LINE.finditer(exchange.observation or "")
-            ]
-            if weeks:
-                return weeks
+        for entry in self.journal.succeeded("plan_calendar"):
+            return [(date.fromisoformat(first), date.fromisoformat(last)) for first, last in entry.result.data["weeks"]]
         return []
 
 
-def _found_courses(observation: str, catalog: Catalog) -> list[Course]:
-    """The catalog courses a search observation lists, in its order."""
+def _found_courses(course_ids: list[str], catalog: Catalog) -> list[Course]:
+    """The catalog courses a search listed, in its order."""
     courses = []
-    for line in observation.splitlines():
-        match = _RESULT_LINE.match(line)
-        course = catalog.get((match.group("bracketed") or match.group("plain")).strip()) if match else None
+    for course_id in course_ids:
+        course = catalog.get(course_id)
         if course is not None and course not in courses:
             courses.append(course)
     return courses
-
 
 
 # --- the model -----------------------------------------------------------------------------------------
@@ -93,8 +92,9 @@ class OfflinePlanner:
     name = "offline"
     offline = True
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, journal: Journal | None = None) -> None:
         self.catalog = catalog
+        self.journal = journal if journal is not None else Journal()  # the registry's, of the run it plays in
 
     def complete(
         self,
@@ -103,8 +103,7 @@ class OfflinePlanner:
         stop: list[str] | None = None,
     ) -> ModelReply:
         """The next step of the trajectory. Raises UsageError when the goal itself cannot be planned."""
-        read = Transcript.read(messages)
-        conversation = _Conversation(read.first_user_text, read.exchanges)
+        conversation = _Conversation(first_user_text(messages), self.journal)
         today = conversation.today()
         goal = parse_goal(conversation.goal_text, today or _PLACEHOLDER_TODAY)
         turn = _Turn(goal, self.catalog, conversation)
@@ -170,8 +169,8 @@ class _Turn:
         if further:
             return self._search_further(further)
         saves = self.conversation.of("save_plan")
-        if saves and saves[-1].observation and (saved := _SAVED.search(saves[-1].observation)):
-            return self._final(saved.group("path").strip())
+        if saves and saves[-1].ok and "path" in saves[-1].result.data:
+            return self._final(display_path(Path(saves[-1].result.data["path"])))
         return self._save(saves)
 
     def _search_main(self, today: date) -> ModelReply:
@@ -196,10 +195,10 @@ class _Turn:
     def _budget_hours(self) -> float:
         return (self.weeks - capstone_weeks(self.weeks)) * self.goal.hours_per_week
 
-    def _follow_ups(self, main_observation: str) -> list[SearchKey]:
+    def _follow_ups(self, main_found: list[str]) -> list[SearchKey]:
         """What to search after the main topic: prerequisites, other topics named, more of the main topic."""
         goal = self.goal
-        found = _found_courses(main_observation, self.catalog)
+        found = _found_courses(main_found, self.catalog)
         keys: list[SearchKey] = []
         if not found:
             keys.append((goal.topic, None))
@@ -215,7 +214,7 @@ class _Turn:
 
     def _first_round(self) -> list[SearchKey]:
         main_key: SearchKey = (self.goal.topic, self.goal.level)
-        return [main_key, *self._follow_ups(self.conversation.searches().get(main_key, ""))]
+        return [main_key, *self._follow_ups(self.conversation.searches().get(main_key, []))]
 
     def _further_topics(self) -> list[str]:
         """Topics that build on the main one and that the learner is ready for: where the plan goes next when
@@ -252,9 +251,9 @@ class _Turn:
         )
         return self._reply(thought, [self._search(topic, level) for topic, level in keys])
 
-    def _search_more(self, main_observation: str, keys: list[SearchKey]) -> ModelReply:
+    def _search_more(self, main_found: list[str], keys: list[SearchKey]) -> ModelReply:
         goal, words = self.goal, self.words
-        found = _found_courses(main_observation, self.catalog)
+        found = _found_courses(main_found, self.catalog)
         topic, level_label = self._label(goal.topic), self._level_label(goal.level)
         today = self.conversation.today() or goal.start
         end = goal.start + timedelta(days=7 * self.weeks - 1)
@@ -285,17 +284,13 @@ class _Turn:
     # composing and saving
 
     def _found(self) -> dict[SearchKey, list[Course]]:
-        return {key: _found_courses(text, self.catalog) for key, text in self.conversation.searches().items()}
+        return {key: _found_courses(ids, self.catalog) for key, ids in self.conversation.searches().items()}
 
-    def _excluded(self, saves: list[Exchange]) -> frozenset[str]:
-        """Courses a rejected save complained about: the next attempt leaves them out."""
-        excluded: set[str] = set()
-        for exchange in saves:
-            for course_id in re.findall(r"\[([^\]]+)\]", exchange.observation or ""):
-                excluded.add(course_id.strip())
-        return frozenset(excluded)
+    def _excluded(self, saves: list[JournalEntry]) -> frozenset[str]:
+        """Courses a rejected save complained about (its data names them): the next attempt leaves them out."""
+        return frozenset(course_id for entry in saves for course_id in entry.result.data.get("course_ids", []))
 
-    def _save(self, saves: list[Exchange]) -> ModelReply:
+    def _save(self, saves: list[JournalEntry]) -> ModelReply:
         goal, words = self.goal, self.words
         if len(saves) >= MAX_SAVE_ATTEMPTS:
             return self._give_up(saves)
@@ -316,7 +311,7 @@ class _Turn:
             hours=goal.hours_per_week, courses=courses, phases=len(plan.phases), ending=ending, time_status=time_status
         )
         if saves:
-            problems = (saves[-1].observation or "").strip().replace("\n", " ")
+            problems = saves[-1].result.text.strip().replace("\n", " ")
             dropped = self._join(sorted(self._excluded(saves))) or "-"
             thought = words["thought_retry"].format(problems=problems, dropped=dropped) + " " + thought
         return self._reply(thought, [("save_plan", {"content": content, "filename": filename})])
@@ -340,14 +335,14 @@ class _Turn:
         span = f"{numbers[0]}–{numbers[-1]}" if numbers and numbers[0] != numbers[-1] else str(numbers[0])
         return self.words["course_span"].format(name=course.name, span=span)
 
-    def _give_up(self, saves: list[Exchange]) -> ModelReply:
-        problems = (saves[-1].observation or "").strip().replace("\n", " ") if saves else ""
+    def _give_up(self, saves: list[JournalEntry]) -> ModelReply:
+        problems = saves[-1].result.text.strip().replace("\n", " ") if saves else ""
         return ModelReply(content=self.words["give_up"].format(problems=problems))
 
     def _final(self, path: str) -> ModelReply:
         goal, words = self.goal, self.words
-        # The saved text may be left out of the history (long arguments are stubbed once a call succeeds), so
-        # the plan is composed again: the same conversation gives the same plan.
+        # The plan is composed again rather than read back from the save's arguments: the same run gives the
+        # same plan.
         saves = self.conversation.of("save_plan")
         plan, _ = self._compose(self._selection(self._excluded(saves[:-1])))
         phases = "\n".join(

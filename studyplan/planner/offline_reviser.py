@@ -7,18 +7,18 @@ sentence `studyplan replan` builds from the measured pace. Weeks checked in as d
 them, are never touched; every later week is renumbered and re-dated from the plan's start.
 
 Like the offline planner it keeps no state: each reply is derived from the messages (the request is the first
-user message, the facts are the tool observations), so the same conversation gives the same reply.
+user message, the facts are what the tools did: the run's journal, never observation text), so the same run
+gives the same reply.
 """
 
 from __future__ import annotations
 
 import json
-import re
+from pathlib import Path
 from typing import Any
 
-from studyplan.app.revise import read_plan_parts, saved_revision
-from studyplan.core.model import ModelReply, ToolCall
-from studyplan.core.transcript import Exchange, Transcript
+from studyplan.core.journal import Journal, JournalEntry
+from studyplan.core.model import ModelReply, ToolCall, first_user_text
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.document import PlanDoc, parse_plan, render_plan
@@ -26,9 +26,9 @@ from studyplan.engine.editor import PlanEditor, Refusal, phrases
 from studyplan.engine.revision_request import Request, parse_request
 from studyplan.errors import PlanFileError
 from studyplan.lang import Lang, detect_lang
+from studyplan.paths import display_path
 
 MAX_SAVE_ATTEMPTS = 2
-_COURSE_LINE = re.compile(r"^\s*-\s*\[(?P<id>[^\]]+)\]", re.MULTILINE)
 
 
 # --- the model -----------------------------------------------------------------------------------------
@@ -40,8 +40,9 @@ class OfflineReviser:
     name = "offline"
     offline = True
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, journal: Journal | None = None) -> None:
         self.catalog = catalog
+        self.journal = journal if journal is not None else Journal()  # the registry's, of the run it plays in
 
     def complete(
         self,
@@ -49,22 +50,20 @@ class OfflineReviser:
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
     ) -> ModelReply:
-        transcript = Transcript.read(messages)
-        turn = _Turn(transcript.first_user_text, transcript.exchanges, self.catalog)
-        return turn.reply()
+        return _Turn(first_user_text(messages), self.journal.entries, self.catalog).reply()
 
 
 class _Turn:
     """One reply: where the conversation stands and what to do next."""
 
-    def __init__(self, request_text: str, exchanges: list[Exchange], catalog: Catalog) -> None:
+    def __init__(self, request_text: str, exchanges: list[JournalEntry], catalog: Catalog) -> None:
         self.request_text = request_text
         self.exchanges = exchanges
         self.catalog = catalog
         self.lang: Lang = detect_lang(request_text)
         self.answers = phrases()[self.lang]
 
-    def _of(self, name: str) -> list[Exchange]:
+    def _of(self, name: str) -> list[JournalEntry]:
         return [exchange for exchange in self.exchanges if exchange.name == name]
 
     def _call(self, thought: str, name: str, arguments: dict[str, Any]) -> ModelReply:
@@ -75,10 +74,10 @@ class _Turn:
         request = parse_request(self.request_text)
         if request is None:
             return ModelReply(content=self.answers["help"])
-        reads = [parts for e in self._of("read_plan") if e.observation and (parts := read_plan_parts(e.observation))]
+        reads = [e.result.data for e in self._of("read_plan") if e.ok]
         if not reads:
             return self._call(self.answers["thought_read"], "read_plan", {})
-        done, markdown = reads[-1]
+        done, markdown = set(reads[-1]["done_weeks"]), reads[-1]["markdown"]
         try:
             plan = parse_plan(markdown)
         except PlanFileError as error:
@@ -89,8 +88,10 @@ class _Turn:
             return self._call(self.answers["thought_search"].format(topic=label), "search_courses",
                               {"topic": request.topic or ""})
         saves = self._of("save_revision")
-        if saves and saves[-1].observation and (saved := saved_revision(saves[-1].observation)):
-            return self._final(plan, done, request, found, saved)
+        if saves and saves[-1].ok:
+            saved = saves[-1].result.data
+            paths = (display_path(Path(saved["path"])), display_path(Path(saved["kept"])))
+            return self._final(plan, done, request, found, paths)
         if len(saves) >= MAX_SAVE_ATTEMPTS:
             return self._give_up(saves)
         try:
@@ -103,7 +104,7 @@ class _Turn:
         done_text = ", ".join(map(str, sorted(done))) or self.answers["done_none"]
         thought = self.answers["thought_save"].format(change=edit.change, done=done_text)
         if saves:
-            problems = (saves[-1].observation or "").strip().replace("\n", " ")
+            problems = saves[-1].result.text.strip().replace("\n", " ")
             thought = self.answers["thought_retry"].format(problems=problems) + " " + thought
         return self._call(thought, "save_revision", {"content": content})
 
@@ -114,12 +115,11 @@ class _Turn:
         searches = [e for e in self._of("search_courses") if e.arguments.get("topic") == request.topic]
         if not searches:
             return None
-        lines = _COURSE_LINE.finditer(searches[-1].observation or "")
-        listed = (self.catalog.get(match["id"].strip()) for match in lines)
+        listed = (self.catalog.get(course_id) for course_id in searches[-1].result.data.get("course_ids", []))
         return [course for course in listed if course is not None]
 
-    def _give_up(self, saves: list[Exchange]) -> ModelReply:
-        problems = (saves[-1].observation or "").strip().replace("\n", " ")
+    def _give_up(self, saves: list[JournalEntry]) -> ModelReply:
+        problems = saves[-1].result.text.strip().replace("\n", " ")
         return ModelReply(content=self.answers["give_up"].format(problems=problems))
 
     def _final(

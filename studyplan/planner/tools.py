@@ -1,8 +1,9 @@
 """The agent's tools: plain functions whose schemas are derived by `studyplan.core.tools`.
 
-Each returns the observation text the model reads next, written to serve the model's next decision
-(the second article, 6.1): readable lines, not raw JSON. A tool that cannot do its job raises ToolError;
-the loop turns that into an observation the model can act on.
+Each returns a ToolResult: the observation text the model reads next, written to serve the model's next
+decision (the second article, 6.1), and the data code reads. All those texts are written in
+`studyplan.planner.observations`. A tool that cannot do its job raises ToolError; the loop turns that into an
+observation the model can act on.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from typing import Literal
 from dateutil import parser as date_parser
 from dateutil.rrule import WEEKLY, rrule
 
-from studyplan.core.tools import Tool, ToolContext, ToolRegistry, tool_from_function
+from studyplan.core.tools import Tool, ToolRegistry, ToolResult, tool_from_function
 from studyplan.domain import vocabulary
-from studyplan.domain.catalog import format_search_result
 from studyplan.domain.checks import check_plan
-from studyplan.errors import ToolError
-from studyplan.paths import display_path
+from studyplan.planner import observations
+from studyplan.planner.context import ToolContext
 
 SEARCH_LIMIT = 8
 MAX_CALENDAR_WEEKS = 156  # three years, the longest plan a goal may ask for
@@ -40,15 +40,14 @@ _RESERVED_NAMES = {
 _SAFE_FILENAME = re.compile(r"^\w[\w.\- ]*\.md$")  # \w includes CJK letters
 
 
-def get_current_date(ctx: ToolContext) -> str:
+def get_current_date(ctx: ToolContext) -> ToolResult:
     """Today's date. Call it first: never guess the date."""
-    today = ctx.today
-    return f"{today.isoformat()} ({today:%A}, ISO week {today.isocalendar().week})"
+    return observations.current_date(ctx.today)
 
 
 def search_courses(
     ctx: ToolContext, topic: str, level: Literal["beginner", "intermediate", "advanced"] | None = None
-) -> str:
+) -> ToolResult:
     """Find catalog courses (id, level, weeks × h/week, prerequisites); only these may be in a plan.
 
     Args:
@@ -56,7 +55,7 @@ def search_courses(
     """
     normalized_level = vocabulary.normalize_level(level) if level else None
     matches = ctx.catalog.search(topic, normalized_level)
-    return format_search_result(
+    return observations.search_result(
         matches[:SEARCH_LIMIT],
         total=len(matches),
         limit=SEARCH_LIMIT,
@@ -66,7 +65,7 @@ def search_courses(
     )
 
 
-def plan_calendar(start_date: str, weeks: int) -> str:
+def plan_calendar(start_date: str, weeks: int) -> ToolResult:
     """List the exact 7-day weeks of a plan, with weekdays, so that week ranges are copied rather than computed.
 
     Args:
@@ -76,20 +75,14 @@ def plan_calendar(start_date: str, weeks: int) -> str:
     try:
         start = date_parser.isoparse(start_date).date()
     except ValueError as exc:
-        raise ToolError(f"start_date {start_date!r} is not a date in YYYY-MM-DD form") from exc
+        raise observations.not_a_date(start_date) from exc
     if not 1 <= weeks <= MAX_CALENDAR_WEEKS:
-        raise ToolError(f"weeks must be between 1 and {MAX_CALENDAR_WEEKS}, got {weeks}")
-    lines = []
-    for number, week_start in enumerate(rrule(WEEKLY, dtstart=start, count=weeks), start=1):
-        first = week_start.date()
-        last = date.fromordinal(first.toordinal() + 6)
-        lines.append(f"Week {number}: {first.isoformat()} ({first:%a}) – {last.isoformat()} ({last:%a})")
-    end = date.fromordinal(start.toordinal() + 7 * weeks - 1)
-    lines.append(f"The plan runs from {start.isoformat()} ({start:%A}) to {end.isoformat()} ({end:%A}).")
-    return "\n".join(lines)
+        raise observations.weeks_out_of_range(weeks, MAX_CALENDAR_WEEKS)
+    firsts = [week_start.date() for week_start in rrule(WEEKLY, dtstart=start, count=weeks)]
+    return observations.calendar([(first, date.fromordinal(first.toordinal() + 6)) for first in firsts])
 
 
-def save_plan(ctx: ToolContext, content: str, filename: str) -> str:
+def save_plan(ctx: ToolContext, content: str, filename: str) -> ToolResult:
     """Save a plan you wrote yourself in Markdown (compose_plan is easier); a refusal shows the template.
 
     Args:
@@ -98,32 +91,24 @@ def save_plan(ctx: ToolContext, content: str, filename: str) -> str:
     name = _checked_filename(filename)
     problems = check_plan(content, ctx.catalog, ctx.today)
     if problems:
-        listed = "\n".join(f"- {problem}" for problem in problems)
         from studyplan.planner.compose_tool import writing_help
 
-        raise ToolError(
-            f"plan rejected, nothing was saved. Fix these and call save_plan again:\n{listed}\n\n{writing_help(ctx)}"
-        )
+        raise observations.plan_rejected(problems, advice=writing_help(ctx))
     path = write_new_file(ctx.plans_dir, name, content)
     ctx.saved_plans.append(path)
-    note = "" if path.name == name else f" ({name} already existed, so it was saved under a new name)"
-    return f"Saved plan to {display_path(path)}{note}"
+    return observations.plan_saved(path, name)
 
 
 def _checked_filename(filename: str) -> str:
     name = filename.strip()
     if "/" in name or "\\" in name or name.startswith("."):
-        raise ToolError(
-            f"filename {filename!r} must be a plain file name inside the plans folder, without folders"
-        )
+        raise observations.filename_with_folders(filename)
     if not name.lower().endswith(".md"):
-        raise ToolError(f"filename {filename!r} must end with .md")
+        raise observations.filename_without_md(filename)
     if len(name) > MAX_FILENAME_LENGTH:
-        raise ToolError(f"filename is too long ({len(name)} characters, at most {MAX_FILENAME_LENGTH})")
+        raise observations.filename_too_long(len(name), MAX_FILENAME_LENGTH)
     if name.split(".")[0].lower() in _RESERVED_NAMES or not _SAFE_FILENAME.match(name):
-        raise ToolError(
-            f"filename {filename!r} is not allowed; use letters, digits, '-' and '_' and end with .md"
-        )
+        raise observations.filename_not_allowed(filename)
     return name
 
 
@@ -148,7 +133,7 @@ def write_new_file(folder: Path, name: str, content: str) -> Path:
             except FileExistsError:
                 continue
             return candidate
-        raise ToolError(f"could not find a free file name for {name}")
+        raise observations.no_free_name(name)
     finally:
         os.unlink(temporary)
 
@@ -157,7 +142,7 @@ def build_registry(context: ToolContext) -> ToolRegistry:
     """The tools the study-plan agent may call, in the order the prompt lists them."""
     from studyplan.planner.compose_tool import Drafts  # it writes files with this module's write_new_file
 
-    functions: list[Callable[..., str]] = [get_current_date, search_courses]
+    functions: list[Callable[..., ToolResult]] = [get_current_date, search_courses]
     tools: list[Tool] = [tool_from_function(function) for function in functions]
     tools += [*Drafts().tools(), tool_from_function(save_plan)]
     return ToolRegistry(tools, context)
