@@ -6,7 +6,8 @@ from datetime import date
 
 import pytest
 
-from studyplan.engine.goal import chinese_number, parse_goal
+from studyplan.engine.goal import parse_goal
+from studyplan.engine.time_phrases import chinese_number
 from studyplan.errors import UsageError
 
 TODAY = date(2026, 11, 30)  # a Monday
@@ -169,3 +170,69 @@ def test_chinese_numbers(text: str, value: int) -> None:
 def test_web_development_in_general_means_a_front_end_and_a_back_end(text: str, extra: tuple[str, ...]) -> None:
     goal = parse_goal(text, TODAY)
     assert (goal.topic, goal.extra_topics) == ("web_frontend", extra)
+
+
+# --- issue 11 point 5: time phrases parsed right or refused, in zh and en -----------------------------------
+
+TIME_PHRASES = [
+    # (goal, weeks, hours per week or None for the default)
+    ("in seventeen weeks learn SQL", 17, None),
+    ("十七周学SQL", 17, None),
+    ("Python in nineteen weeks", 19, None),
+    ("十九周学Python", 19, None),
+    ("SQL in 10 wks", 10, None),
+    ("10个星期学SQL", 10, None),
+    ("Git in a fortnight", 2, None),
+    ("两周学Git", 2, None),
+    ("两周学会SQL", 2, None),
+    ("learn SQL in two weeks", 2, None),
+    ("寒假学Python", 4, None),
+    ("Python over the winter break", 4, None),
+    ("每周三次每次两小时，8周学Python", 8, 6),
+    ("Python in 8 weeks, 3 times a week, 2 hours each", 8, 6),
+]
+
+
+@pytest.mark.parametrize(("text", "weeks", "hours"), TIME_PHRASES)
+def test_time_phrases(text: str, weeks: int, hours: float | None) -> None:
+    goal = parse_goal(text, TODAY)
+    assert goal.weeks == weeks
+    if hours is not None:
+        assert goal.hours_per_week == hours
+
+
+DEADLINES = [
+    # a deadline sets the end: the whole weeks from the start (today, 2026-11-30) until it
+    ("learn Python by next June", date(2027, 6, 1)),
+    ("到明年6月学会Python", date(2027, 6, 1)),
+    ("learn SQL before March 1", date(2027, 3, 1)),
+    ("3月1日之前学会SQL", date(2027, 3, 1)),
+    ("2027年3月1日前学完SQL", date(2027, 3, 1)),
+]
+
+
+@pytest.mark.parametrize(("text", "deadline"), DEADLINES)
+def test_a_deadline_sets_the_end_not_the_start(text: str, deadline: date) -> None:
+    goal = parse_goal(text, TODAY)
+    assert goal.start == TODAY
+    assert goal.weeks == (deadline - TODAY).days // 7
+    end = goal.start.toordinal() + 7 * goal.weeks - 1
+    assert end < deadline.toordinal()
+    assert any(str(goal.weeks) in item for item in goal.assumptions)
+
+
+@pytest.mark.parametrize(
+    "text", ["learn SQL in -3 weeks", "-3周学SQL", "SQL in 0 weeks", "0周学SQL", "负3周学SQL", "learn SQL before today"]
+)
+def test_a_negative_or_zero_duration_is_refused_in_one_line(text: str) -> None:
+    with pytest.raises(UsageError) as error:
+        parse_goal(text, TODAY)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(("chosen", "expected"), [(None, TODAY), (NEXT_MONDAY, NEXT_MONDAY)])
+def test_the_start_option_wins_and_the_default_is_stated(chosen: date | None, expected: date) -> None:
+    goal = parse_goal("8周学SQL，下周三开始", TODAY, start=chosen) if chosen else parse_goal("8周学SQL", TODAY)
+    assert goal.start == expected
+    if chosen is None:
+        assert any("--start" in item for item in goal.assumptions)

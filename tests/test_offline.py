@@ -191,10 +191,12 @@ def test_too_little_time_is_said_in_the_time_note(catalog: Catalog, tmp_path: Pa
     assert check_plan(text, catalog, TODAY) == []
 
 
-def test_a_too_short_goal_is_stretched_to_three_weeks_and_says_so(catalog: Catalog, tmp_path: Path) -> None:
-    _, plan = drive("两周学会SQL", catalog, tmp_path).saved_plan()
-    assert len(plan.weeks) == 3
-    assert any("3 周" in item for item in plan.assumptions)
+@pytest.mark.parametrize(("goal", "weeks"), [("两周学会SQL", 2), ("SQL in a fortnight", 2), ("一周学Git", 1)])
+def test_the_learners_time_box_wins(goal: str, weeks: int, catalog: Catalog, tmp_path: Path) -> None:
+    text, plan = drive(goal, catalog, tmp_path).saved_plan()
+    assert len(plan.weeks) == weeks
+    assert len(plan.phases) == weeks  # a phase per week when the plan is shorter than three
+    assert check_plan(text, catalog, TODAY) == []
 
 
 def test_assumptions_of_the_goal_are_in_the_plan(catalog: Catalog, tmp_path: Path) -> None:

@@ -153,7 +153,8 @@ class _Checker:
 
     def phase_problems(self) -> Iterator[str]:
         phases = self.scan.phases
-        if len(phases) < MIN_PHASES:
+        weeks = sum(len(phase.weeks) for phase in phases)
+        if len(phases) < min(MIN_PHASES, max(weeks, 1)):  # a one- or two-week plan has a phase per week
             example = self.labels["phase"].format(number=1, title="...")
             yield _message("few_phases", count=len(phases), example=example)
         for phase in phases:

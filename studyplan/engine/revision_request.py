@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from studyplan.domain import vocabulary
-from studyplan.engine.goal import chinese_number, hours_per_week
+from studyplan.engine.time_phrases import chinese_number, hours_per_week
 
 _EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                "ten": 10, "a": 1, "an": 1}  # fmt: skip

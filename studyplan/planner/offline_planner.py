@@ -28,7 +28,6 @@ from studyplan.engine.select import SearchKey, Selection, choose_courses, focus_
 from studyplan.paths import display_path
 
 MAX_SAVE_ATTEMPTS = 2
-MIN_PLAN_WEEKS = 3  # three phases, each with at least one week
 PACKING_SHARE = 0.1  # of a week, kept free per course when filling the time: pieces rarely fill weeks exactly
 MAX_FURTHER_TOPICS = 2
 # Until get_current_date has answered, the goal is read against a placeholder day: only its topic, level and
@@ -120,7 +119,7 @@ class _Turn:
         self.catalog = catalog
         self.conversation = conversation
         self.words = planner_phrases(goal.lang)
-        self.weeks = max(goal.weeks, MIN_PLAN_WEEKS)
+        self.weeks = goal.weeks  # the learner's time box wins: a 2-week goal gets a 2-week plan
 
     # replies
 
