@@ -21,6 +21,14 @@ class PlanFileError(StudyplanError):
     """A saved plan (or its progress data) cannot be read, parsed or written."""
 
 
+class StorageError(StudyplanError):
+    """A file could not be written for the file system's reasons: no space left, an I/O error."""
+
+
+class PlanChanged(StudyplanError):
+    """The plan file changed while a revision was being made (another revise, an editor): nothing was saved."""
+
+
 class ModelError(StudyplanError):
     """The model endpoint failed: unreachable, refused the key, unknown model, unusable reply."""
 

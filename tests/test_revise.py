@@ -244,7 +244,8 @@ def test_diff_shows_an_inserted_week_as_added_and_the_later_weeks_as_moved(catal
 
 def test_keep_version_never_overwrites(small_plan: Path) -> None:
     moment = datetime(2026, 12, 1, 9, 30, 0)
-    first, second = keep_version(small_plan, moment), keep_version(small_plan, moment)
+    text = small_plan.read_text(encoding="utf-8")
+    first, second = keep_version(small_plan, text, moment), keep_version(small_plan, text, moment)
     assert first != second
     assert first.name == "ml.20261201-093000.md"
     assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8")

@@ -18,7 +18,7 @@ from studyplan.core.events import (
     RunStarted,
     Usage,
 )
-from studyplan.errors import StudyplanError
+from studyplan.errors import UsageError
 
 API_KEY = "sk-test-0123456789abcdef"
 
@@ -118,7 +118,7 @@ def test_the_parent_directory_is_created(tmp_path: Path) -> None:
 def test_an_unwritable_path_is_a_one_line_studyplan_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    with pytest.raises(StudyplanError, match="Cannot write the trace file"):
+    with pytest.raises(UsageError, match="trace file's folder is a file, not a folder"):
         TraceWriter(blocker / "trace.jsonl")
 
 

@@ -293,7 +293,7 @@ class EvalReport:
     def write(self, markdown_path: Path) -> tuple[Path, Path]:
         """Write the Markdown report and the JSON beside it (same stem, .json), never replacing a file:
         an existing name gets the next free one. Returns both paths as written."""
-        from studyplan.planner.tools import write_new_file
+        from studyplan.paths import write_new_file
 
         written = write_new_file(markdown_path.parent, markdown_path.name, self.to_markdown())
         report_json = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"

@@ -256,7 +256,7 @@ def export_plan(
 
     Raises PlanFileError (unreadable plan, unwritable output) or UsageError (bad session options).
     """
-    from studyplan.planner.tools import write_new_file
+    from studyplan.paths import write_new_file
 
     requested = _output_path(plan_path, kind, output)
     content, events, schedule = export_content(plan_path, kind, catalog, sessions, days, at, stamp)

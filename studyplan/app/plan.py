@@ -23,9 +23,11 @@ from studyplan.core.tools import ToolRegistry
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import StudyplanError, UsageError
 from studyplan.llm.settings import BoundFlags, ModelSettings
+from studyplan.paths import ensure_folder
 from studyplan.planner.context import ToolContext
 from studyplan.planner.task import plan_task
 from studyplan.planner.tools import build_registry
+from studyplan.safe_text import clean_line, has_surrogates
 
 # The SDK's own retries (429 and 5xx, honouring Retry-After) for one interactive run.
 DEFAULT_MAX_RETRIES = 2
@@ -68,6 +70,7 @@ class AgentRun:
     context: ToolContext
     secrets: list[str] = field(default_factory=list)
     log: bool = True
+    trace_stopped: str | None = None  # why the trace stopped early (a full disk), when it did
 
     def events(self) -> Generator[Event, None, None]:
         """The agent's events, each written to the trace (when there is one) and the run log before it is
@@ -80,8 +83,11 @@ class AgentRun:
             trace = stack.enter_context(TraceWriter(self.trace_path, self.secrets)) if self.trace_path else None
             try:
                 for event in self._with_notice(self.agent.run(self.goal)):
-                    if trace:
+                    if trace and trace.stopped is None:
                         trace.write(event)
+                        if trace.stopped is not None:  # the run goes on without it: the plan matters more
+                            self.trace_stopped = trace.stopped
+                            yield Notice(f"The trace {self.trace_path} stopped ({trace.stopped}); the run goes on.")
                     if recorder:
                         recorder.observe(event)
                     yield event
@@ -176,11 +182,12 @@ def goal_with_start(goal: str, start: date | None) -> str:
 
 def plan_run(goal: str, options: RunOptions, start: date | None = None) -> AgentRun:
     """Assemble the planning agent for one goal; UsageError (before any model call) for an empty goal."""
-    goal = goal.strip()
+    goal = user_sentence(goal, "goal")
     if not goal:
         raise UsageError(
             'The goal is empty: say what you want to learn, e.g. studyplan "零基础3个月学机器学习"'
         )
+    ensure_folder(options.plans_dir)  # a folder that cannot take the plan is named now, not after the model ran
     catalog = Catalog.load(options.catalog)
     from studyplan.app.config import model_settings
 
@@ -190,6 +197,14 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
     model = build_model(settings, catalog, options.stream, journal=registry.journal)
     agent = make_agent(model, context, options.max_steps, options.protocol, registry)
     return agent_run(agent, goal_with_start(goal, start), options, settings, context)
+
+
+def user_sentence(text: str, what: str) -> str:
+    """A goal or request as the agent may see it: one line without control characters or escape sequences.
+    UsageError when it is not valid UTF-8 (undecodable bytes from the terminal or a file)."""
+    if has_surrogates(text):
+        raise UsageError(f"the {what} is not valid UTF-8 text: check the terminal's or the file's encoding")
+    return clean_line(text).strip()
 
 
 def agent_run(

@@ -8,10 +8,11 @@ in place (so check-ins, keyed by the plan's name, survive). After the run the co
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import glob
 import os
-import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,12 +29,12 @@ from studyplan.engine.pace import Pace as Pace  # re-exported: the revise use ca
 from studyplan.engine.pace import WeekRecord
 from studyplan.engine.pace import measure_pace as pace_from_weeks
 from studyplan.engine.pace import replan_request as replan_request
-from studyplan.errors import PlanFileError, ToolError, UsageError
-from studyplan.paths import read_user_file
+from studyplan.errors import PlanChanged, PlanFileError, ToolError, UsageError
+from studyplan.paths import ensure_folder, read_user_file, replace_file, user_file_mode, write_new_file
 from studyplan.planner import observations
 from studyplan.planner.context import ToolContext
 from studyplan.planner.task import revision_task
-from studyplan.planner.tools import get_current_date, plan_calendar, search_courses, write_new_file
+from studyplan.planner.tools import get_current_date, plan_calendar, search_courses
 
 if TYPE_CHECKING:
     from studyplan.app.plan import AgentRun, RunOptions
@@ -60,24 +61,35 @@ def done_weeks_of(plan_path: Path) -> set[int]:
 # --- files ---------------------------------------------------------------------------------------------
 
 
-def keep_version(plan_path: Path, now: datetime | None = None) -> Path:
-    """Copy the plan to `<plans>/.versions/<stem>.<YYYYmmdd-HHMMSS>.md`, never overwriting an earlier copy."""
+def keep_version(plan_path: Path, text: str, now: datetime | None = None) -> Path:
+    """Keep `text` (the plan before a revision) as `<plans>/.versions/<stem>.<YYYYmmdd-HHMMSS>.md`, never
+    overwriting an earlier copy."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    text = plan_path.read_text(encoding="utf-8")
     return write_new_file(plan_path.parent / VERSIONS_DIR, f"{plan_path.stem}.{stamp}.md", text)
 
 
-def replace_file(path: Path, content: str) -> None:
-    """Write `content` over `path` atomically: a reader sees the old plan or the new one, never half of one."""
-    target = path.resolve()  # a symlinked plan is updated where it lives
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".studyplan-", suffix=".tmp")
+@contextlib.contextmanager
+def plan_lock(plan_path: Path) -> Iterator[None]:
+    """Hold the plan's revision lock (an flock on `.versions/.<name>.lock`): one save at a time per plan."""
+    folder = ensure_folder(plan_path.parent / VERSIONS_DIR, "versions folder")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(content if content.endswith("\n") else content + "\n")
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        descriptor = os.open(folder / f".{plan_path.name}.lock", os.O_RDWR | os.O_CREAT, user_file_mode())
+    except OSError as error:
+        raise PlanFileError(f"{plan_path}: cannot take the revision lock ({error.strerror or error})") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
+def check_revisable(plan_path: Path) -> None:
+    """Refuse, before any model call, a plan revise must not rewrite: a symlink (its target may be anywhere) or
+    anything but a regular file. UsageError naming it."""
+    if plan_path.is_symlink():
+        raise UsageError(f"{plan_path}: is a symlink; revise only rewrites plain files (revise the file it points to)")
+    if plan_path.exists() and not plan_path.is_file():
+        raise UsageError(f"{plan_path}: not a regular file")
 
 
 def read_plan_text(plan_path: Path) -> str:
@@ -108,6 +120,7 @@ def read_plan(ctx: ToolContext) -> ToolResult:
     except PlanFileError as error:
         raise ToolError(str(error)) from None
     plan = parse_plan(text)
+    ctx.readable_text = text  # the revision the model writes next is based on this text
     return observations.plan_read(
         path, len(plan.weeks), plan.start, plan.end, plan.hours_per_week, done_weeks_of(path), text
     )
@@ -138,7 +151,8 @@ def save_revision(ctx: ToolContext, content: str) -> ToolResult:
     """
     path = _plan_path(ctx)
     try:
-        before = parse_plan(read_plan_text(path))
+        based_on = ctx.readable_text if ctx.readable_text is not None else read_plan_text(path)
+        before = parse_plan(based_on)
     except PlanFileError as error:
         raise ToolError(str(error)) from None
     problems = check_plan(content, ctx.catalog)  # no `today`: a plan under way started in the past
@@ -162,8 +176,15 @@ def save_revision(ctx: ToolContext, content: str) -> ToolResult:
     if problems:
         raise observations.plan_rejected(problems, tool="save_revision")
     diff = diff_plans(before, after, ctx.catalog)
-    kept = keep_version(path)
-    replace_file(path, content)
+    with plan_lock(path):  # read, check and write as one step: two revisions never both save over one text
+        if read_user_file(path, PlanFileError, "plan file") != based_on:
+            raise PlanChanged(
+                f"{path}: the plan changed while this revision was being made (another revise or an editor); "
+                "nothing was saved: run revise again on the new plan"
+            )
+        kept = keep_version(path, based_on)
+        replace_file(path, content)
+    ctx.readable_text = read_user_file(path, PlanFileError, "plan file")
     ctx.saved_plans.append(path)
     return observations.revision_saved(path, kept, describe_diff(diff))
 
@@ -215,16 +236,22 @@ class RevisionRun:
 def revision_run(request: str, options: RunOptions, plan_path: Path) -> RevisionRun:
     """Assemble the revision agent on a saved plan, with `request` as the learner's words."""
     from studyplan.app.config import model_settings
-    from studyplan.app.plan import agent_run, build_model, build_protocol
+    from studyplan.app.plan import agent_run, build_model, build_protocol, user_sentence
 
-    request = request.strip()
+    request = user_sentence(request, "request")
     if not request:
         raise UsageError('The request is empty: say what to change, e.g. "第三周太紧了，帮我减掉一半内容"')
+    check_revisable(plan_path)
     original = read_plan_text(plan_path)
+    done_weeks_of(plan_path)  # unreadable progress data ends the run here (exit 3), not as a tool error
     catalog = Catalog.load(options.catalog)
     settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
     context = ToolContext(
-        today=options.today, catalog=catalog, plans_dir=plan_path.parent, readable_plan=plan_path
+        today=options.today,
+        catalog=catalog,
+        plans_dir=plan_path.parent,
+        readable_plan=plan_path,
+        readable_text=original,
     )
     config = AgentConfig(
         max_steps=options.max_steps,

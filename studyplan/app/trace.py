@@ -8,37 +8,47 @@ Secrets (the API key) are replaced by "***" in every string before anything reac
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import os
 import time
 from collections.abc import Iterable
 from datetime import date, datetime
 from datetime import time as clock_time
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any
 
 from studyplan.core.events import Event
-from studyplan.errors import StudyplanError, UsageError
+from studyplan.errors import UsageError
+from studyplan.paths import ensure_folder, user_file_mode
 
 REDACTED = "***"
 
 
 class TraceWriter:
-    """Writes events to `path` as JSON Lines: {"t": seconds since start, "kind": ..., ...fields}."""
+    """Writes events to `path` as JSON Lines: {"t": seconds since start, "kind": ..., ...fields}.
+
+    Each record is written as one whole line. If a write fails (a full disk), the file is cut back to its last
+    whole line, tracing stops, and `stopped` says why: the run goes on, since losing the trace must not cost
+    the plan.
+    """
 
     def __init__(self, path: Path, secrets: Iterable[str] = ()) -> None:
         self.path = path
         # Longest first, so a secret that contains another is redacted whole.
         self._secrets = sorted({secret for secret in secrets if secret}, key=len, reverse=True)
         self._started = time.monotonic()
-        if path.exists():  # never replace a file
+        self.stopped: str | None = None  # why tracing stopped early, if it did
+        if path.exists() or path.is_symlink():  # never replace a file
             raise UsageError(f"The trace file {path} already exists; choose another path.")
+        ensure_folder(path.parent, "trace file's folder")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._file: TextIO | None = path.open("x", encoding="utf-8")
+            self._descriptor: int | None = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, user_file_mode())
         except OSError as error:
-            raise StudyplanError(f"Cannot write the trace file {path}: {error.strerror or error}") from error
+            raise UsageError(f"Cannot write the trace file {path}: {error.strerror or error}") from None
+        self._whole_bytes = 0  # the file's length up to its last whole line
 
     def __enter__(self) -> TraceWriter:
         return self
@@ -50,7 +60,7 @@ class TraceWriter:
         traceback: TracebackType | None,
     ) -> None:
         # Record why the run stopped (Ctrl-C, a crash) before the file is closed.
-        if exc_type is not None and self._file is not None:
+        if exc_type is not None and self._descriptor is not None:
             self.note("aborted", error=exc_type.__name__, message=str(exc))
         self.close()
 
@@ -60,17 +70,34 @@ class TraceWriter:
         self.note(fields.pop("kind"), **fields)
 
     def note(self, kind: str, **data: Any) -> None:
-        """Append a record that is not an event, e.g. note("error", message="...")."""
-        if self._file is None:
+        """Append a record that is not an event, e.g. note("error", message="..."); nothing once stopped."""
+        if self._descriptor is None:
+            if self.stopped is not None:
+                return
             raise ValueError(f"The trace {self.path} is already closed")
         record = {"t": round(time.monotonic() - self._started, 3), "kind": kind, **data}
-        self._file.write(json.dumps(self._plain(record), ensure_ascii=False) + "\n")
-        self._file.flush()
+        line = _json_line(self._plain(record))
+        try:
+            written = 0
+            while written < len(line):
+                written += os.write(self._descriptor, line[written:])
+        except OSError as error:
+            self._stop(error)
+            return
+        self._whole_bytes += len(line)
+
+    def _stop(self, error: OSError) -> None:
+        """Cut the file back to its last whole line and write no more."""
+        self.stopped = f"{error.strerror or error} after {self._whole_bytes:,} bytes"
+        assert self._descriptor is not None
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._descriptor, self._whole_bytes)
+        self.close()
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
 
     def _plain(self, value: Any) -> Any:
         """`value` as JSON-ready data, every string redacted (keys too: the JSON stays valid)."""
@@ -93,3 +120,12 @@ class TraceWriter:
         for secret in self._secrets:
             text = text.replace(secret, REDACTED)
         return text
+
+
+def _json_line(record: Any) -> bytes:
+    """One JSON line as UTF-8; text that is not valid Unicode (lone surrogates from undecodable input) is
+    written as \\u escapes, so the line stays valid JSON and valid UTF-8."""
+    try:
+        return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(record) + "\n").encode("ascii")

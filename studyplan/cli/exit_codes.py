@@ -7,7 +7,16 @@ message. Commands import this module (never the CLI root) to end with a code of 
 from __future__ import annotations
 
 from studyplan.core.events import RunStatus
-from studyplan.errors import CatalogError, Interrupted, ModelError, PlanFileError, StudyplanError, UsageError
+from studyplan.errors import (
+    CatalogError,
+    Interrupted,
+    ModelError,
+    PlanChanged,
+    PlanFileError,
+    StorageError,
+    StudyplanError,
+    UsageError,
+)
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -17,6 +26,8 @@ EXIT_MODEL = 4
 EXIT_STEP_LIMIT = 5
 EXIT_NO_PLAN = 6
 EXIT_BATCH_INCOMPLETE = 7  # `batch`: some goal ended without a saved plan (see the results file)
+EXIT_PLAN_CHANGED = 8  # `revise`: the plan changed on disk while it was being revised; nothing was saved
+EXIT_TRACE_STOPPED = 9  # the plan was saved, but writing the trace failed (disk full) and the trace stopped
 EXIT_INTERRUPTED = 130
 
 # The one mapping from error types to exit codes (most specific first).
@@ -24,7 +35,9 @@ EXIT_CODES: list[tuple[type[BaseException], int]] = [
     (Interrupted, EXIT_INTERRUPTED),
     (UsageError, EXIT_USAGE),
     (CatalogError, EXIT_DATA),
+    (PlanChanged, EXIT_PLAN_CHANGED),
     (PlanFileError, EXIT_DATA),
+    (StorageError, EXIT_DATA),
     (ModelError, EXIT_MODEL),
     (StudyplanError, EXIT_INTERNAL),
 ]
@@ -41,3 +54,9 @@ def exit_code_for(error: BaseException) -> int:
         if isinstance(error, error_type):
             return code
     return EXIT_INTERNAL
+
+
+def run_exit_code(status: RunStatus, trace_stopped: str | None = None) -> int:
+    """How a finished run ends: its status's code, or EXIT_TRACE_STOPPED for a saved plan whose trace stopped."""
+    code = STATUS_EXIT_CODES[status]
+    return EXIT_TRACE_STOPPED if code == EXIT_OK and trace_stopped else code

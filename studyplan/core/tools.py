@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin
 
 from studyplan.core.journal import Failure, Journal, JournalEntry, ToolResult
-from studyplan.errors import ToolError
+from studyplan.errors import StudyplanError, ToolError
 
 __all__ = ["RunContext", "Tool", "ToolRegistry", "ToolResult", "parse_docstring", "tool_from_function"]
 
@@ -169,6 +169,8 @@ class ToolRegistry:
             return self.journal.record(JournalEntry(step, call_id, name, arguments, self.call(name, arguments)))
         except ToolError as exc:
             result, failure = ToolResult(f"Error: {exc}", exc.data), "refused"
+        except StudyplanError:  # not the model's to fix (a full disk, unreadable progress data): the run ends
+            raise
         except Exception as exc:  # a tool bug must not end the run: the model sees it and can go on
             result, failure = ToolResult(f"Error: tool {name} failed: {type(exc).__name__}: {exc}"), "crashed"
         return self.journal.record(JournalEntry(step, call_id, name, arguments, result, failure))

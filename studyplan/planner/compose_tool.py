@@ -154,7 +154,8 @@ class Drafts:
         Args:
             filename: Optional, ends in .md.
         """
-        from studyplan.planner.tools import _checked_filename, write_new_file
+        from studyplan.paths import write_new_file
+        from studyplan.planner.tools import _checked_filename
 
         draft = self._drafts.get(draft_id.strip())
         if draft is None:

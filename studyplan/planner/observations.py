@@ -111,8 +111,12 @@ def filename_without_md(filename: str) -> ToolError:
     return ToolError(f"filename {filename!r} must end with .md")
 
 
-def filename_too_long(length: int, most: int) -> ToolError:
-    return ToolError(f"filename is too long ({length} characters, at most {most})")
+def filename_too_long(name: str, most: int) -> ToolError:
+    size = len(name.encode("utf-8", errors="surrogatepass"))
+    return ToolError(
+        f"filename is too long ({len(name)} characters, {size} bytes in UTF-8; at most {most} characters and "
+        "255 bytes): use a short English name"
+    )
 
 
 def filename_not_allowed(filename: str) -> ToolError:

@@ -8,12 +8,9 @@ observation the model can act on.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 from typing import Literal
 
 from dateutil import parser as date_parser
@@ -22,6 +19,7 @@ from dateutil.rrule import WEEKLY, rrule
 from studyplan.core.tools import Tool, ToolRegistry, ToolResult, tool_from_function
 from studyplan.domain import vocabulary
 from studyplan.domain.checks import check_plan
+from studyplan.paths import check_name_length, write_new_file
 from studyplan.planner import observations
 from studyplan.planner.context import ToolContext
 
@@ -105,42 +103,16 @@ def _checked_filename(filename: str) -> str:
         raise observations.filename_with_folders(filename)
     if not name.lower().endswith(".md"):
         raise observations.filename_without_md(filename)
-    if len(name) > MAX_FILENAME_LENGTH:
-        raise observations.filename_too_long(len(name), MAX_FILENAME_LENGTH)
+    if len(name) > MAX_FILENAME_LENGTH or check_name_length(name):
+        raise observations.filename_too_long(name, MAX_FILENAME_LENGTH)
     if name.split(".")[0].lower() in _RESERVED_NAMES or not _SAFE_FILENAME.match(name):
         raise observations.filename_not_allowed(filename)
     return name
 
 
-def write_new_file(folder: Path, name: str, content: str) -> Path:
-    """Write `content` to folder/name atomically without ever replacing an existing file.
-
-    The text goes to a temporary file first and is then hard-linked into place: link() fails if the name
-    exists (even as a dangling symlink), so a user's file is never overwritten and no partial plan is ever
-    visible. On a clash the next free name (`name-2.md`, `name-3.md`, ...) is used.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    real_folder = folder.resolve()
-    stem, suffix = os.path.splitext(name)
-    fd, temporary = tempfile.mkstemp(dir=real_folder, prefix=".studyplan-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:  # bytes as given: .ics needs CRLF
-            handle.write(content if content.endswith("\n") else content + "\n")
-        for attempt in range(1, 1000):
-            candidate = real_folder / (name if attempt == 1 else f"{stem}-{attempt}{suffix}")
-            try:
-                os.link(temporary, candidate)
-            except FileExistsError:
-                continue
-            return candidate
-        raise observations.no_free_name(name)
-    finally:
-        os.unlink(temporary)
-
-
 def build_registry(context: ToolContext) -> ToolRegistry:
     """The tools the study-plan agent may call, in the order the prompt lists them."""
-    from studyplan.planner.compose_tool import Drafts  # it writes files with this module's write_new_file
+    from studyplan.planner.compose_tool import Drafts  # it writes files with paths.write_new_file
 
     functions: list[Callable[..., ToolResult]] = [get_current_date, search_courses]
     tools: list[Tool] = [tool_from_function(function) for function in functions]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from studyplan.cli.exit_codes import STATUS_EXIT_CODES
+from studyplan.cli.exit_codes import run_exit_code
 from studyplan.cli.options import JsonOption, with_run_options
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def plan_command(goal: GoalArgument, options: RunOptions, start: StartOption = N
         from studyplan.ui.json_output import plan_run_json, print_json
 
         print_json(plan_run_json(finished, run))
-    raise typer.Exit(STATUS_EXIT_CODES[finished.status])
+    raise typer.Exit(run_exit_code(finished.status, run.trace_stopped))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from studyplan.cli.exit_codes import STATUS_EXIT_CODES
+from studyplan.cli.exit_codes import run_exit_code
 from studyplan.cli.options import JsonOption, PlanArgument, with_run_options
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def revise_plan(plan: Path, request: str, options: RunOptions, json_output: bool
         from studyplan.ui.diff import render_week_diff
 
         render_week_diff(make_console(), result.diff, result.kept_versions[0] if result.kept_versions else None)
-    raise typer.Exit(STATUS_EXIT_CODES[finished.status])
+    raise typer.Exit(run_exit_code(finished.status, revision.run.trace_stopped))
 
 
 @with_run_options(without=("plans_dir",))
