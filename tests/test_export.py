@@ -76,19 +76,66 @@ def test_ics_has_one_all_day_event_per_week(
     assert str(first["URL"]) == catalog.get("py4e").url  # type: ignore[union-attr]
 
 
-def test_export_never_overwrites_and_keeps_uids_stable(capsys: pytest.CaptureFixture[str], plan_path: Path) -> None:
+def test_a_re_export_updates_its_own_calendar_with_the_same_uids_and_a_new_sequence(
+    capsys: pytest.CaptureFixture[str], plan_path: Path
+) -> None:
     cli(capsys, "export", plan_path, "--ics")
-    first_file = plan_path.with_suffix(".ics")
-    first_bytes = first_file.read_bytes()
+    ics_path = plan_path.with_suffix(".ics")
+    first = read_calendar(ics_path)
 
     code, out, _ = cli(capsys, "export", plan_path, "--ics")
 
     assert code == EXIT_OK
-    second_file = plan_path.with_name("ml-2.ics")
-    assert "ml-2.ics" in out and "ml.ics already exists and was left as it is" in out
-    assert first_file.read_bytes() == first_bytes
-    uids = [[str(event["UID"]) for event in read_calendar(path).walk("VEVENT")] for path in (first_file, second_file)]
+    assert "updated (revision 1" in out and "ml.ics" in out
+    assert sorted(path.name for path in ics_path.parent.iterdir()) == ["ml.ics", "ml.md"]  # no ml-2.ics
+    second = read_calendar(ics_path)
+    uids = [[str(event["UID"]) for event in calendar.walk("VEVENT")] for calendar in (first, second)]
     assert uids[0] == uids[1]  # a re-import updates the same events instead of duplicating them
+    assert {int(event["SEQUENCE"]) for event in first.walk("VEVENT")} == {0}
+    assert {int(event["SEQUENCE"]) for event in second.walk("VEVENT")} == {1}
+    cli(capsys, "export", plan_path, "--ics", "--sessions")
+    assert {int(event["SEQUENCE"]) for event in read_calendar(ics_path).walk("VEVENT")} == {2}
+
+
+def test_a_file_the_user_made_is_never_overwritten(capsys: pytest.CaptureFixture[str], plan_path: Path) -> None:
+    ics_path = plan_path.with_suffix(".ics")
+    ics_path.write_text("my own calendar notes\n", encoding="utf-8")
+    other_calendar = plan_path.with_name("other.ics")
+    cli(capsys, "export", plan_path.with_name("ml.md"), "--ics", "-o", other_calendar)
+    other_bytes = other_calendar.read_bytes()
+    foreign = plan_path.with_name("ai.md")
+    foreign.write_text(plan_path.read_text(encoding="utf-8"), encoding="utf-8")
+
+    code, out, _ = cli(capsys, "export", plan_path, "--ics")
+    assert code == EXIT_OK
+    assert ics_path.read_text(encoding="utf-8") == "my own calendar notes\n"
+    assert "ml-2.ics" in out and "ml.ics already exists and was left as it is" in out
+    # Another plan's calendar at the name asked for is not this plan's to replace.
+    code, out, _ = cli(capsys, "export", foreign, "--ics", "-o", other_calendar)
+    assert code == EXIT_OK and other_calendar.read_bytes() == other_bytes and "other-2.ics" in out
+
+
+def test_another_path_gets_its_own_file(capsys: pytest.CaptureFixture[str], plan_path: Path, tmp_path: Path) -> None:
+    cli(capsys, "export", plan_path, "--ics")
+    code, _, _ = cli(capsys, "export", plan_path, "--ics", "-o", tmp_path / "elsewhere.ics")
+    assert code == EXIT_OK
+    assert int(read_calendar(tmp_path / "elsewhere.ics").walk("VEVENT")[0]["SEQUENCE"]) == 0
+    assert int(read_calendar(plan_path.with_suffix(".ics")).walk("VEVENT")[0]["SEQUENCE"]) == 0
+
+
+def test_remind_adds_an_alarm_to_every_session(capsys: pytest.CaptureFixture[str], plan_path: Path) -> None:
+    code, out, _ = cli(capsys, "export", plan_path, "--ics", "--remind", "15")
+
+    assert code == EXIT_OK and "study sessions" in out  # a reminder means sessions
+    events = read_calendar(plan_path.with_suffix(".ics")).walk("VEVENT")
+    assert events
+    for event in events:
+        (alarm,) = event.walk("VALARM")
+        assert str(alarm["ACTION"]) == "DISPLAY"
+        assert alarm["TRIGGER"].dt == -timedelta(minutes=15)
+        assert str(alarm["DESCRIPTION"]) == str(event["SUMMARY"])
+    assert cli(capsys, "export", plan_path, "--ics", "--remind", "-5")[0] == EXIT_USAGE
+    assert cli(capsys, "export", plan_path, "--json", "--remind", "15")[0] == EXIT_USAGE
 
 
 def test_sessions_spread_the_weekly_hours(capsys: pytest.CaptureFixture[str], plan_path: Path) -> None:

@@ -4,18 +4,24 @@ The calendar is what Google Calendar and Apple Calendar import: VERSION 2.0, a P
 stable UID (so re-importing a revised plan updates events instead of duplicating them), a DTSTAMP, and
 all-day DATE values whose DTEND is the day after the week's last day (DTEND is exclusive). Study sessions
 use floating local times: they happen in the evening wherever the learner is, with no time zone to pick.
+
+Re-exporting a plan updates the calendar this tool wrote for it (same name, same UIDs, SEQUENCE one higher,
+so calendar apps replace the events); any other file at that name is left alone and a new name is used.
+Reminders (`--remind MINUTES`) are VALARMs on the study sessions.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
-from icalendar import Calendar, Event
+from icalendar import Alarm, Calendar, Event
 
 from studyplan import __version__
 from studyplan.app.progress import course_labels, read_plan_file
@@ -34,6 +40,11 @@ _SESSION_HOURS = 2
 _SESSION_DAY_PREFERENCE = (0, 2, 4, 1, 3, 5, 6)
 _MINUTES_STEP = 15
 DEFAULT_SESSION_START = "19:00"
+# The calendar property naming the plan a file was exported from: how a re-export recognizes its own file.
+PLAN_PROPERTY = "X-STUDYPLAN-PLAN"
+# A calendar of a plan is a few hundred KB at most; a bigger file at that name is not ours and is not read.
+MAX_OWN_CALENDAR_BYTES = 5_000_000
+MAX_REMIND_MINUTES = 7 * 24 * 60
 
 
 @dataclass(frozen=True)
@@ -111,8 +122,12 @@ def build_calendar(
     catalog: Catalog,
     schedule: SessionSchedule | None = None,
     stamp: datetime | None = None,
+    remind: int | None = None,
+    sequence: int = 0,
 ) -> Calendar:
-    """The plan as an iCalendar file: one all-day event per week, or one timed event per study session."""
+    """The plan as an iCalendar file: one all-day event per week, or one timed event per study session.
+
+    `remind` adds a reminder that many minutes before each session; `sequence` is the events' revision."""
     stamp = stamp or datetime.now(UTC)
     calendar = Calendar()
     calendar.add("prodid", PRODID)
@@ -120,12 +135,13 @@ def build_calendar(
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
     calendar.add("x-wr-calname", plan.title or plan_key)  # the calendar's name when imported as a new one
+    calendar.add(PLAN_PROPERTY, plan_key)
     for week in plan.weeks:
         summary = week_summary(week, plan, catalog)
         description = week_description(week, plan)
         url = _first_course_url(week, catalog)
         if schedule is None:
-            event = _event(f"{plan_key}-week-{week.number}@studyplan", stamp, summary, description, url)
+            event = _event(f"{plan_key}-week-{week.number}@studyplan", stamp, summary, description, url, sequence)
             event.add("dtstart", week.start)
             event.add("dtend", week.end + timedelta(days=1))
             event.add("transp", "TRANSPARENT")  # a week-long reminder must not mark the whole week busy
@@ -139,18 +155,30 @@ def build_calendar(
                 f"{summary} ({index}/{len(days)})",
                 description,
                 url,
+                sequence,
             )
             start = datetime.combine(day, schedule.start)  # naive: a floating local time
             event.add("dtstart", start)
             event.add("dtend", start + timedelta(minutes=schedule.minutes))
+            if remind is not None:
+                event.add_component(_reminder(remind, f"{summary} ({index}/{len(days)})"))
             calendar.add_component(event)
     return calendar
 
 
-def _event(uid: str, stamp: datetime, summary: str, description: str, url: str | None) -> Event:
+def _reminder(minutes: int, summary: str) -> Alarm:
+    alarm = Alarm()
+    alarm.add("action", "DISPLAY")  # DISPLAY needs a DESCRIPTION: the text the reminder shows
+    alarm.add("description", summary)
+    alarm.add("trigger", timedelta(minutes=-minutes))  # relative to the session's start
+    return alarm
+
+
+def _event(uid: str, stamp: datetime, summary: str, description: str, url: str | None, sequence: int) -> Event:
     event = Event()
     event.add("uid", uid)
     event.add("dtstamp", stamp)
+    event.add("sequence", sequence)
     event.add("summary", summary)
     event.add("description", description)
     if url:
@@ -240,6 +268,8 @@ class ExportResult:
     requested: Path  # where it was asked for; differs when that name was taken
     events: int  # calendar events written (0 for JSON)
     schedule: SessionSchedule | None
+    updated: bool = False  # the calendar this tool wrote before for the plan was replaced (a new SEQUENCE)
+    sequence: int = 0
 
 
 def export_plan(
@@ -251,21 +281,31 @@ def export_plan(
     days: str | None = None,
     at: str = DEFAULT_SESSION_START,
     stamp: datetime | None = None,
+    remind: int | None = None,
 ) -> ExportResult:
-    """Write the plan as .ics or .json, next to the plan unless `output` says otherwise; never overwrites.
+    """Write the plan as .ics or .json, next to the plan unless `output` says otherwise.
 
+    A calendar this tool exported before for the same plan is updated in place (SEQUENCE one higher); any
+    other existing file is never overwritten: the next free name is used.
     Raises PlanFileError (unreadable plan, unwritable output) or UsageError (bad session options).
     """
     from studyplan.paths import write_new_file
 
     requested = _output_path(plan_path, kind, output)
-    content, events, schedule = export_content(plan_path, kind, catalog, sessions, days, at, stamp)
+    previous = own_calendar_sequence(requested, plan_path.stem) if kind == "ics" else None
+    sequence = 0 if previous is None else previous + 1
+    content, events, schedule = export_content(plan_path, kind, catalog, sessions, days, at, stamp, remind, sequence)
     try:
-        written = write_new_file(requested.parent, requested.name, content)
+        if previous is not None:
+            _replace_file(requested, content)
+            written = requested.resolve()
+        else:
+            written = write_new_file(requested.parent, requested.name, content)
     except (OSError, ToolError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise PlanFileError(f"{requested}: cannot be written ({reason})") from None
-    return ExportResult(kind, written, requested.parent.resolve() / requested.name, events, schedule)
+    requested_path = requested.parent.resolve() / requested.name
+    return ExportResult(kind, written, requested_path, events, schedule, previous is not None, sequence)
 
 
 def export_content(
@@ -276,14 +316,49 @@ def export_content(
     days: str | None = None,
     at: str = DEFAULT_SESSION_START,
     stamp: datetime | None = None,
+    remind: int | None = None,
+    sequence: int = 0,
 ) -> tuple[str, int, SessionSchedule | None]:
     """The export's text (for a file, or stdout with `-o -`), its number of calendar events, its sessions."""
+    if remind is not None and not 0 <= remind <= MAX_REMIND_MINUTES:
+        raise UsageError(f"--remind must be between 0 and {MAX_REMIND_MINUTES} minutes (a week), got {remind}")
     plan = read_plan_file(plan_path)
-    schedule = session_schedule(plan.hours_per_week, days, at) if sessions else None
+    schedule = session_schedule(plan.hours_per_week, days, at) if sessions or remind is not None else None
     if kind == "ics":
-        calendar = build_calendar(plan, plan_path.stem, catalog, schedule, stamp)
+        calendar = build_calendar(plan, plan_path.stem, catalog, schedule, stamp, remind, sequence)
         return calendar.to_ical().decode("utf-8"), len(calendar.walk("VEVENT")), schedule
     return json.dumps(plan_to_json(plan, catalog), ensure_ascii=False, indent=2), 0, schedule
+
+
+def own_calendar_sequence(path: Path, plan_key: str) -> int | None:
+    """The highest SEQUENCE of the calendar at `path` if this tool exported it for this plan, else None
+    (no file, or one the user made, or another plan's: those are never replaced)."""
+    try:
+        if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_OWN_CALENDAR_BYTES:
+            return None
+        calendar = Calendar.from_ical(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not str(calendar.get("PRODID", "")).startswith("-//studyplan//"):
+        return None
+    events = calendar.walk("VEVENT")
+    uids = [str(event.get("UID", "")) for event in events]
+    marked = str(calendar.get(PLAN_PROPERTY, "")) == plan_key
+    if not marked and not (uids and all(uid.startswith(f"{plan_key}-week-") for uid in uids)):
+        return None
+    return max((int(event.get("SEQUENCE", 0)) for event in events), default=0)
+
+
+def _replace_file(path: Path, content: str) -> None:
+    """Replace our own earlier export atomically: a reader sees the old calendar or the new one, never half."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".studyplan-", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:  # .ics needs its CRLF as is
+            handle.write(content)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _output_path(plan_path: Path, kind: ExportKind, output: Path | None) -> Path:

@@ -27,8 +27,9 @@ def render_export(console: Console, result: ExportResult) -> None:
             f"Calendar with {result.events} study sessions ({days}, "
             f"{schedule.start:%H:%M}–{schedule.end:%H:%M})"
         )
+    verb = f"updated (revision {result.sequence}; re-import it to update the events)" if result.updated else "written"
     console.print(
-        Text.assemble((f"{DONE_MARK} {what} written: ", "bold green"), (display_path(result.path), "bold")),
+        Text.assemble((f"{DONE_MARK} {what} {verb}: ", "bold green"), (display_path(result.path), "bold")),
         soft_wrap=True,
     )
     if result.path != result.requested:

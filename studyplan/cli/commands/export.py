@@ -13,6 +13,7 @@ EXAMPLES = """\b
 Examples:
   studyplan export plans/ml.md --ics
   studyplan export plans/ml.md --ics --sessions --days mon,wed,fri --at 19:30
+  studyplan export plans/ml.md --ics --remind 15
   studyplan export plans/ml.md --json -o - | jq '.phases[0].weeks[0]'
 """
 STDOUT = "-"
@@ -41,9 +42,17 @@ def export_command(
         str | None,
         typer.Option(metavar="HH:MM", help="Session start time (local). Default: 19:00.", show_default=False),
     ] = None,
+    remind: Annotated[
+        int | None,
+        typer.Option(metavar="MINUTES", help="Calendar: a reminder this many minutes before each study session "
+                     "(implies --sessions).", show_default=False),
+    ] = None,
     catalog: CatalogOption = None,
 ) -> None:
-    """Export a plan as a calendar (.ics, for Google/Apple Calendar) or as JSON for other tools."""
+    """Export a plan as a calendar (.ics, for Google/Apple Calendar) or as JSON for other tools.
+
+    Exporting the same plan again updates the calendar written before (same events, a new revision), so
+    re-importing it changes the events instead of adding copies; any other file is never overwritten."""
     from studyplan.app.export import DEFAULT_SESSION_START, ExportKind, export_content, export_plan
     from studyplan.domain.catalog import Catalog
     from studyplan.errors import UsageError
@@ -53,16 +62,19 @@ def export_command(
     if ics == json_:
         raise UsageError("choose one format: --ics or --json")
     # Choosing days or a time means sessions: silently writing week events instead would surprise.
-    sessions = sessions or days is not None or at is not None
+    sessions = sessions or days is not None or at is not None or remind is not None
     if json_ and sessions:
-        raise UsageError("--sessions, --days and --at only apply to --ics")
+        raise UsageError("--sessions, --days, --at and --remind only apply to --ics")
     kind: ExportKind = "ics" if ics else "json"
     if output is not None and str(output) == STDOUT:
-        content, _, _ = export_content(plan, kind, Catalog.load(catalog), sessions, days, at or DEFAULT_SESSION_START)
+        content, _, _ = export_content(
+            plan, kind, Catalog.load(catalog), sessions, days, at or DEFAULT_SESSION_START, remind=remind
+        )
         typer.echo(content, nl=not content.endswith("\n"))
         return
     result = export_plan(
-        plan, kind, Catalog.load(catalog), output=output, sessions=sessions, days=days, at=at or DEFAULT_SESSION_START
+        plan, kind, Catalog.load(catalog), output=output, sessions=sessions, days=days, at=at or DEFAULT_SESSION_START,
+        remind=remind,
     )
     render_export(make_console(), result)
 
