@@ -46,15 +46,16 @@ def test_eval_on_a_closed_port_stops_within_seconds_with_exit_4(
 def test_batch_stops_at_once_when_the_key_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], scripted_server: ScriptedServer
 ) -> None:
-    scripted_server.add(*[error(401, "invalid api key")] * 3)
-    goals = write_goals(tmp_path, ["learn python", "learn sql", "learn rust"])
+    scripted_server.add(*[error(401, "invalid api key")] * 10)
+    goals = write_goals(tmp_path, [f"learn python, goal {number}" for number in range(10)])
 
     code = run_cli(["batch", str(goals), "-j", "1", "-m", "llama3.1", "--base-url", scripted_server.base_url,
                     "--today", TODAY, "--plans-dir", str(tmp_path / "plans")])
 
     assert code == EXIT_MODEL
     assert "refused the API key" in capsys.readouterr().err
-    assert len(scripted_server.requests) == 1  # the other goals never asked
+    # The worker may have started the next goal before the first failure was seen; the rest never asked.
+    assert len(scripted_server.requests) <= 2
 
 
 def test_a_batch_whose_every_goal_errored_exits_4(
