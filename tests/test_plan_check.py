@@ -109,7 +109,7 @@ GOOD_ZH = """\
 ## 课程资源
 
 - [py4e] Python for Everybody（Python 编程入门） — Provider — https://example.org/py4e — 7 周 × 4 小时/周
-- [ml-specialization] Machine Learning Specialization — Provider — https://example.org/ml — 9 周 × 5 小时/周
+- [ml-specialization] Machine Learning Specialization — Provider — https://example.org/ml-specialization — 9 周 × 5 小时/周
 """
 
 
@@ -221,7 +221,7 @@ OVER_BUDGET = _good_with(
     "2027-01-03（周日）\n- 课程：[deep-learning] Deep Learning Specialization",
 ).replace(
     "## 课程资源\n\n",
-    "## 课程资源\n\n- [deep-learning] Deep Learning Specialization — Provider — https://example.org/dl\n",
+    "## 课程资源\n\n- [deep-learning] Deep Learning Specialization — Provider — https://example.org/deep-learning\n",
 )
 
 
@@ -334,7 +334,7 @@ def test_a_missing_end_line(catalog: Catalog) -> None:
 def test_a_missing_weekly_time_line(catalog: Catalog) -> None:
     text = _good_with("- 每周投入：15 小时\n", "")
     assert check_plan(text, catalog) == [
-        'The plan has no weekly time line; add "- 每周投入：8 小时" under the end line.'
+        'The plan has no weekly time line; add "- 每周投入：12.5 小时" under the end line.'
     ]
 
 
@@ -376,6 +376,6 @@ def test_a_phase_without_weeks(catalog: Catalog) -> None:
 def test_a_course_whose_name_another_course_shares_is_not_mixed_up() -> None:
     git_courses = [_course(course_id, "Version Control with Git", 1, 2) for course_id in ("git-a", "git-b")]
     text = _good_with("- 课程：无（复习与项目）", "- 课程：[git-b] Version Control with Git").replace(
-        "## 课程资源\n\n", "## 课程资源\n\n- [git-b] Version Control with Git — Provider — https://example.org/git\n"
+        "## 课程资源\n\n", "## 课程资源\n\n- [git-b] Version Control with Git — Provider — https://example.org/git-b\n"
     )
     assert check_plan(text, Catalog(COURSES + git_courses)) == []

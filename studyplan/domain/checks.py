@@ -1,57 +1,76 @@
-"""The checks save_plan runs before it writes a plan.
+"""The checks save_plan runs before it writes a plan: read what is true, refuse what is false, fix what is
+mechanical.
 
-`check_plan` returns problems, each one short instruction a model can act on; an empty list means the plan
-may be saved. The wording lives in data/plan_labels.json ("checks"); examples in the messages are written
-in the plan's own language so that the model can paste them.
+`review_plan` reads a plan however a model wrote it and returns either the problems (each one short
+instruction a model can act on, with examples in the plan's own language and values) or the plan itself,
+completed where code can derive what is missing (the start, end and weekly-time lines, the resources list,
+course names from ids) so that save_plan can write its canonical rendering. `check_plan` asks the stricter
+question revise needs: may this text be saved exactly as written? The wording lives in
+data/plan_labels.json ("checks").
 """
 
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from studyplan.domain.document import (
-    Lang,
-    PlanScan,
-    course_ref_parts,
-    plan_labels,
-    render_labels,
-    scan_plan,
-    weekday_label,
-    weekday_of_token,
-)
+from studyplan.domain.dates import weekday_of_token
+from studyplan.domain.labels import dated, format_hours, plan_labels, render_labels, weekday_label
+from studyplan.domain.plan_model import Lang, PlanDoc, Week
+from studyplan.domain.reading import CourseMention, PlanScan, scan_plan
+from studyplan.domain.references import Resolution, resolve_reference
 
 if TYPE_CHECKING:
     from studyplan.domain.catalog import Catalog, Course
 
 MIN_PHASES = 3
-_TRAILING_PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[)）]\s*$")
 
 
-def check_plan(text: str, catalog: Catalog, today: date | None = None) -> list[str]:
-    """Problems that keep `text` from being a usable plan (empty list = OK).
+@dataclass(frozen=True)
+class PlanReview:
+    """What save_plan needs: the problems that keep the plan from being saved, or the completed plan."""
+
+    problems: list[str]
+    plan: PlanDoc | None  # None when there are problems
+    filled: list[str] = field(default_factory=list)  # what code filled in: the keys of _FILLED_NOTES
+    as_written: list[str] = field(default_factory=list)  # what the text itself lacks (see check_plan)
+
+
+def review_plan(text: str, catalog: Catalog, today: date | None = None) -> PlanReview:
+    """Read `text` as a plan; refuse what is false, fill in what code can derive.
 
     `today`, when given, is the date before which the plan may not start.
     """
-    scan = scan_plan(text)
-    checker = _Checker(scan, catalog, today)
-    return [
+    checker = _Checker(scan_plan(text), catalog, today)
+    problems = [
         *checker.header_problems(),
         *checker.week_problems(),
         *checker.phase_problems(),
         *checker.course_problems(),
         *checker.budget_problems(),
     ]
+    if problems:
+        return PlanReview(problems, None, as_written=checker.as_written())
+    plan, filled = checker.completed_plan()
+    return PlanReview([], plan, filled, checker.as_written())
+
+
+def check_plan(text: str, catalog: Catalog, today: date | None = None) -> list[str]:
+    """Problems that keep `text` from being saved as written (empty list = OK): every refusal of
+    `review_plan`, and the lines it would have filled in."""
+    review = review_plan(text, catalog, today)
+    return [*review.problems, *review.as_written]
 
 
 def _message(key: str, **values: object) -> str:
     return plan_labels()["checks"][key].format(**values)
 
 
-def _hours(value: float) -> str:
-    return f"{value:g}"
+def _label(course: Course) -> str:
+    return f"[{course.id}] {course.name}"
 
 
 class _Checker:
@@ -69,11 +88,15 @@ class _Checker:
             self.anchor = weeks[0].start - timedelta(days=7 * (weeks[0].number - 1))
         else:
             self.anchor = None
+        # Weeks first, then the resources list: the order in which problems are most useful to read.
+        mentions = sorted(scan.mentions, key=lambda mention: mention.week is None)
+        self.resolutions = {mention.source: resolve_reference(mention.source, catalog) for mention in mentions}
+        self.mentions = mentions
 
-    # examples in the plan's language
+    # examples in the plan's language and values
 
     def _dated(self, day: date) -> str:
-        return self.labels["date"].format(date=day.isoformat(), weekday=weekday_label(day, self.lang))
+        return dated(day, self.lang)
 
     def _week_start(self, number: int) -> date:
         if self.anchor is None:  # nothing dated yet: suggest starting next Monday
@@ -92,23 +115,17 @@ class _Checker:
 
     def _weekday_problem(self, where: str, day: date, token: str | None) -> Iterator[str]:
         if token is not None and weekday_of_token(token) != day.weekday():
-            yield _message(
-                "weekday", where=where, date=day.isoformat(), weekday=self._weekday_name(day), token=token
-            )
+            yield _message("weekday", where=where, date=day.isoformat(), weekday=self._weekday_name(day), token=token)
+
+    def _last_end(self) -> date:
+        weeks = self.scan.weeks
+        return weeks[-1].end if weeks else self._week_start(1) + timedelta(days=6)
 
     # rules
 
     def header_problems(self) -> Iterator[str]:
         scan = self.scan
         weeks = scan.weeks
-        if scan.start is None:
-            example = self.labels["start"].format(date=self._dated(self._week_start(1)))
-            yield _message("missing_start", example=example)
-        if scan.end is None:
-            last_end = weeks[-1].end if weeks else self._week_start(1) + timedelta(days=6)
-            yield _message("missing_end", example=self.labels["end"].format(date=self._dated(last_end)))
-        if scan.hours_per_week is None:
-            yield _message("missing_weekly_time", example=self.labels["weekly_time"].format(hours=8))
         if scan.start and self.today and scan.start.value < self.today:
             next_monday = self.today + timedelta(days=(7 - self.today.weekday()) % 7)
             yield _message(
@@ -117,12 +134,21 @@ class _Checker:
                 today=self.today.isoformat(),
                 suggestion=self._dated(next_monday),
             )
+        elif scan.start is None and weeks and self.today and weeks[0].start < self.today:
+            yield _message(
+                "start_in_past",
+                start=weeks[0].start.isoformat(),
+                today=self.today.isoformat(),
+                suggestion=self._dated(self.today + timedelta(days=(7 - self.today.weekday()) % 7)),
+            )
         if scan.start:
             yield from self._weekday_problem("Start", scan.start.value, scan.start.weekday)
         if scan.end:
             yield from self._weekday_problem("End", scan.end.value, scan.end.weekday)
             if weeks and scan.end.value != weeks[-1].end:
                 yield _message("end_date", end=scan.end.value.isoformat(), expected=weeks[-1].end.isoformat())
+        if scan.hours_per_week is None and self._derived_hours() is None:
+            yield _message("no_weekly_time", example=self.labels["weekly_time"].format(hours="N"))
 
     def week_problems(self) -> Iterator[str]:
         scan = self.scan
@@ -165,83 +191,150 @@ class _Checker:
                 heading = self.labels["self_check"].format(number=phase.number)
                 yield _message("no_self_check", number=phase.number, title=title, heading=heading)
 
-    def _find_by_name(self, name: str) -> Course | None:
-        candidates = (name, _TRAILING_PARENTHETICAL.sub("", name))
-        return next((course for text in candidates if text and (course := self.catalog.find(text))), None)
+    # courses
 
-    def _reference_problem(self, ref: str) -> str | None:
-        course_id, name = course_ref_parts(ref)
-        by_name = self._find_by_name(name) if name else None
-        by_id = self.catalog.find(course_id) if course_id else None
-        if course_id and by_id is None and by_name is not None:
-            return _message("wrong_id", ref=ref, course_id=course_id, right=_label(by_name))
-        if by_id is None and by_name is None:
-            closest = self.catalog.closest(name or course_id or ref, 3)
+    def _reference_problem(self, mention: CourseMention, resolution: Resolution) -> str | None:
+        ref = mention.ref
+        if resolution.problem == "unknown":
+            closest = self.catalog.closest(resolution.name or resolution.course_id or ref, 3)
             suffix = _message("closest", closest=", ".join(map(_label, closest))) if closest else ""
             return _message("unknown_course", ref=ref) + suffix
-        # Two catalog courses may share a name; only a name that is not the id's own course is mixed up.
-        if by_id is not None and by_name is not None and not _is_named(by_id, name):
+        if resolution.problem == "mixed" and resolution.name_course is not None:
+            id_course = self.catalog.find(resolution.course_id or "")
             return _message(
                 "mixed_reference",
                 ref=ref,
-                course_id=course_id,
-                id_course=_label(by_id),
-                name=name,
-                name_course=_label(by_name),
+                course_id=resolution.course_id,
+                id_course=_label(id_course) if id_course else resolution.course_id,
+                name=resolution.name,
+                name_course=_label(resolution.name_course),
             )
+        if resolution.problem == "wrong_link" and resolution.course is not None:
+            course = resolution.course
+            return _message("wrong_link", ref=ref, url=resolution.url, course=_label(course), right=course.url)
         return None
 
-    def _references(self) -> list[str]:
-        """Every distinct course reference, in the order the plan mentions them (weeks, then resources)."""
-        refs = [ref for week in self.scan.weeks for ref in week.course_refs] + self.scan.resource_refs
-        return list(dict.fromkeys(refs))
-
-    def _resolve(self, ref: str) -> Course | None:
-        course_id, name = course_ref_parts(ref)
-        return (self.catalog.find(course_id) if course_id else None) or self._find_by_name(name)
-
     def course_problems(self) -> Iterator[str]:
-        for ref in self._references():
-            if problem := self._reference_problem(ref):
+        reported: set[str] = set()
+        for mention in self.mentions:
+            problem = self._reference_problem(mention, self.resolutions[mention.source])
+            if problem and problem not in reported:
+                reported.add(problem)
                 yield problem
-        listed = {course.id for ref in self.scan.resource_refs if (course := self._resolve(ref))}
-        scheduled = [self._resolve(ref) for week in self.scan.weeks for ref in week.course_refs]
-        missing = {course.id: course for course in scheduled if course and course.id not in listed}
-        if missing:
-            yield _message(
-                "missing_resources",
-                heading=self.labels["resources"],
-                courses=", ".join(map(_label, missing.values())),
-            )
+
+    def _course(self, mention: CourseMention) -> Course | None:
+        return self.resolutions[mention.source].course
+
+    def _courses(self) -> dict[str, Course]:
+        """Every course the plan names (weeks and resources), by id, in order."""
+        return {course.id: course for mention in self.mentions if (course := self._course(mention))}
+
+    def _derived_hours(self) -> float | None:
+        """The weekly time a plan without one asks for: its busiest week's course hours, or more when its
+        courses need more over all its weeks (rounded up to a half hour)."""
+        by_week: dict[int, float] = {}
+        for mention in self.mentions:
+            if mention.week is not None and (course := self._course(mention)):
+                by_week[mention.week] = by_week.get(mention.week, 0) + course.hours_per_week
+        if not by_week or not self.scan.weeks:
+            return None
+        need = sum(course.total_hours for course in self._courses().values())
+        return max(max(by_week.values()), math.ceil(2 * need / len(self.scan.weeks)) / 2)
 
     def budget_problems(self) -> Iterator[str]:
         scan = self.scan
-        if scan.hours_per_week is None or not scan.weeks or (scan.time_note and scan.time_note.strip()):
+        hours = scan.hours_per_week if scan.hours_per_week is not None else self._derived_hours()
+        if hours is None or not scan.weeks or (scan.time_note and scan.time_note.strip()):
             return
-        courses = {course.id: course for ref in self._references() if (course := self._resolve(ref))}
+        courses = self._courses()
         need = sum(course.total_hours for course in courses.values())
-        have = scan.hours_per_week * len(scan.weeks)
+        have = hours * len(scan.weeks)
         if need > have:
-            breakdown = ", ".join(f"{c.id} {_hours(c.total_hours)} h" for c in courses.values())
+            breakdown = ", ".join(f"{c.id} {format_hours(c.total_hours)} h" for c in courses.values())
             yield _message(
                 "over_budget",
-                need=_hours(need),
+                need=format_hours(need),
                 breakdown=breakdown,
-                have=_hours(have),
+                have=format_hours(have),
                 weeks=len(scan.weeks),
-                hours=_hours(scan.hours_per_week),
+                hours=format_hours(hours),
                 heading=self.labels["time_note"],
             )
 
+    # what code fills in
 
-def _name_key(text: str) -> str:
-    return re.sub(r"\s+", "", text).lower()
+    def _missing_resources(self) -> list[Course]:
+        listed = {course.id for m in self.mentions if m.week is None and (course := self._course(m))}
+        scheduled = [course for m in self.mentions if m.week is not None and (course := self._course(m))]
+        return list({course.id: course for course in scheduled if course.id not in listed}.values())
+
+    def as_written(self) -> list[str]:
+        """The lines a text saved as written would lack (what `completed_plan` fills in), as instructions."""
+        scan, problems = self.scan, []
+        if scan.week_numbers and scan.start is None:
+            example = self.labels["start"].format(date=self._dated(self._week_start(1)))
+            problems.append(_message("missing_start", example=example))
+        if scan.week_numbers and scan.end is None:
+            problems.append(
+                _message("missing_end", example=self.labels["end"].format(date=self._dated(self._last_end())))
+            )
+        if scan.hours_per_week is None and (hours := self._derived_hours()) is not None:
+            example = self.labels["weekly_time"].format(hours=format_hours(hours))
+            problems.append(_message("missing_weekly_time", example=example))
+        if missing := self._missing_resources():
+            courses = ", ".join(map(_label, missing))
+            problems.append(_message("missing_resources", heading=self.labels["resources"], courses=courses))
+        for mention in self.mentions:
+            resolution = self.resolutions[mention.source]
+            known_id = resolution.course_id is None or self.catalog.get(resolution.course_id) is not None
+            if resolution.problem is None and resolution.course and not known_id:
+                wrong = _message(
+                    "wrong_id", ref=mention.ref, course_id=resolution.course_id, right=_label(resolution.course)
+                )
+                problems += [wrong] if wrong not in problems else []
+        return problems
+
+    def completed_plan(self) -> tuple[PlanDoc, list[str]]:
+        """The plan with course ids for every reference and the lines code can derive filled in."""
+        scan, filled = self.scan, []
+        ids = {m.source: course.id for m in self.mentions if (course := self._course(m))}
+        phases = [
+            replace(phase, weeks=[self._resolved_week(week, ids) for week in phase.weeks]) for phase in scan.phases
+        ]
+        resources = list(dict.fromkeys(ids[m.source] for m in self.mentions if m.week is None and m.source in ids))
+        if missing := self._missing_resources():
+            resources += [course.id for course in missing]
+            filled.append("resources")
+        if scan.start is None:
+            filled.append("start")
+        if scan.end is None:
+            filled.append("end")
+        hours = scan.hours_per_week
+        if hours is None:
+            hours = self._derived_hours() or 0.0
+            filled.append("weekly_time")
+        weeks = scan.weeks
+        plan = PlanDoc(
+            title=scan.title or scan.goal or " · ".join(_label(c) for c in self._courses().values()),
+            goal=scan.goal or scan.title,
+            lang=scan.lang,
+            start=scan.start.value if scan.start else self._week_start(1),
+            end=scan.end.value if scan.end else weeks[-1].end,
+            hours_per_week=hours,
+            phases=phases,
+            resources=resources,
+            time_note=scan.time_note,
+            assumptions=scan.assumptions,
+        )
+        return plan, filled
+
+    @staticmethod
+    def _resolved_week(week: Week, ids: dict[str, str]) -> Week:
+        return replace(
+            week, courses=[ids.get(ref, key) for ref, key in zip(week.course_refs, week.courses, strict=True)]
+        )
 
 
-def _is_named(course: Course, name: str) -> bool:
-    names = {_name_key(course.name), _name_key(course.name_zh or "")}
-    return bool({_name_key(name), _name_key(_TRAILING_PARENTHETICAL.sub("", name))} & names)
-
-
-def _label(course: Course) -> str:
-    return f"[{course.id}] {course.name}"
+def fill_note(filled: list[str]) -> str:
+    """What save_plan filled in, in words for the model: "the start date line, the resources list"."""
+    return ", ".join(plan_labels()["filled"][key] for key in filled)

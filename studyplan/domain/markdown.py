@@ -7,6 +7,7 @@ Indented code is switched off: models indent freely, and an indented task list i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -88,8 +89,16 @@ def _inline(walk: _Walk, token: Token, previous: Token | None) -> None:
         if not source_line.strip():
             continue
         kind: LineKind = "item" if walk.item_starts and offset == 0 else "text"
-        walk.lines.append(Line(kind, source_line.strip(), first + offset, depth=walk.depth))
+        walk.lines.append(Line(kind, _unescaped(source_line.strip()), first + offset, depth=walk.depth))
     walk.item_starts = False
+
+
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _unescaped(text: str) -> str:
+    """Markdown's backslash escapes resolved ("0\\." → "0."); the rest of the source stays as written."""
+    return _ESCAPED.sub(r"\1", text)
 
 
 def _first_line(token: Token) -> int:

@@ -7,6 +7,7 @@ the model wrote.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from studyplan.domain.labels import dated, format_hours, render_labels
@@ -15,6 +16,15 @@ from studyplan.domain.references import course_ref_parts
 
 if TYPE_CHECKING:
     from studyplan.domain.catalog import Catalog, Course
+
+
+# Text that Markdown would read as the start of a list, heading or quote when it opens a list item.
+_BLOCK_START = re.compile(r"^(?:(\d+)([.)])|([-*+#>]))(?=\s|$)")
+
+
+def _item(text: str) -> str:
+    """Free text safe as a list item's text: "0." stays text, not a nested list."""
+    return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", text, count=1)
 
 
 def _lookup(catalog: Catalog, ref: str) -> Course | None:
@@ -35,7 +45,7 @@ def render_plan(plan: PlanDoc, catalog: Catalog) -> str:
     if plan.time_note:
         lines += [labels["time_note"], "", plan.time_note, ""]
     if plan.assumptions:
-        lines += [labels["assumptions"], "", *(f"- {item}" for item in plan.assumptions), ""]
+        lines += [labels["assumptions"], "", *(f"- {_item(item)}" for item in plan.assumptions), ""]
     for phase in plan.phases:
         lines += _phase_lines(plan, phase, catalog)
     lines += [labels["resources"], ""]
@@ -66,7 +76,7 @@ def _phase_lines(plan: PlanDoc, phase: Phase, catalog: Catalog) -> list[str]:
         if week.content:  # a plan read from a model's table may have no content or tasks column
             lines.append(labels["content"].format(content=week.content))
         if week.tasks:
-            lines += [labels["tasks"], *(f"  - {task}" for task in week.tasks)]
+            lines += [labels["tasks"], *(f"  - {_item(task)}" for task in week.tasks)]
         if week.deliverable:
             lines.append(labels["deliverable"].format(deliverable=week.deliverable))
         lines.append("")
