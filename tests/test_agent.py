@@ -157,7 +157,7 @@ def test_step_limit_asks_for_a_last_answer(catalog: Catalog, tmp_path: Path) -> 
 
 
 def test_rejected_plan_is_not_written(catalog: Catalog, tmp_path: Path) -> None:
-    bad = valid_plan(catalog, TODAY).replace("[cs50p]", "[magic-ml-101]")
+    bad = valid_plan(catalog, TODAY).replace("[cs50p] CS50", "[magic-ml-101] Magic")
     agent, _ = make_agent(
         catalog,
         tmp_path,
@@ -179,7 +179,7 @@ def test_rejected_plan_is_not_written(catalog: Catalog, tmp_path: Path) -> None:
 
 def test_a_saved_plan_is_stubbed_in_the_history_but_a_rejected_one_is_kept(catalog: Catalog, tmp_path: Path) -> None:
     good = valid_plan(catalog, TODAY)
-    bad = good.replace("[cs50p]", "[magic-ml-101]")
+    bad = good.replace("[cs50p] CS50", "[magic-ml-101] Magic")
     agent, model = make_agent(
         catalog,
         tmp_path,

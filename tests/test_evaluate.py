@@ -43,7 +43,7 @@ def refusal(plan: str, catalog: Catalog, tmp_path: Path) -> list[str]:
 
 def test_refusals_are_classified_from_the_checker_messages(catalog: Catalog, tmp_path: Path) -> None:
     plan = valid_plan(catalog, TODAY)
-    invented = plan.replace("[ml-supervised]", "[deep-magic-101]")
+    invented = plan.replace("[ml-supervised] Supervised", "[deep-magic-101] Magic")
     misdated = plan.replace("2026-12-07", "2026-12-08", 1)
     check_start = plan.index("### 自检清单（阶段 3）")
     no_self_check = plan[:check_start] + plan[plan.index("## ", check_start + 4):]
@@ -87,7 +87,7 @@ def test_eval_compares_models_from_known_scripted_runs(
 ) -> None:
     monkeypatch.setenv("COLUMNS", "120")  # the table's rows on one line each
     plan = valid_plan(catalog, TODAY)
-    invented = plan.replace("[ml-supervised]", "[deep-magic-101]")
+    invented = plan.replace("[ml-supervised] Supervised", "[deep-magic-101] Magic")
     scripts = {
         # 4 replies; the first plan names a course that does not exist; saved at step 3.
         ML_GOAL: [

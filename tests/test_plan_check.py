@@ -109,7 +109,7 @@ GOOD_ZH = """\
 ## 课程资源
 
 - [py4e] Python for Everybody（Python 编程入门） — Provider — https://example.org/py4e — 7 周 × 4 小时/周
-- [ml-specialization] Machine Learning Specialization — Provider — https://example.org/ml-specialization — 9 周 × 5 小时/周
+- [ml-specialization] Machine Learning Specialization — https://example.org/ml-specialization — 9 周 × 5 小时/周
 """
 
 

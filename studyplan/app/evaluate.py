@@ -37,7 +37,7 @@ from studyplan.llm.settings import ModelSettings
 
 DEFAULT_GOALS_FILE = "eval_goals.txt"  # in studyplan/data
 # The checker messages (data/plan_labels.json "checks") that mean the model invented something.
-INVENTED_COURSE_CHECKS = ("unknown_course", "wrong_id", "mixed_reference")
+INVENTED_COURSE_CHECKS = ("unknown_course", "wrong_id", "mixed_reference", "wrong_link")
 WRONG_DATE_CHECKS = ("start_in_past", "week_dates", "end_date", "weekday")
 # An answer that says a plan was written, or that names catalog-style course ids like [py4e].
 _CLAIMS_SAVED = re.compile(r"\.md\b|\bsaved\b|已保存|保存(在|到|于)|已生成", re.IGNORECASE)

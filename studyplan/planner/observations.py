@@ -83,10 +83,12 @@ def weeks_out_of_range(weeks: int, most: int) -> ToolError:
 # --- save_plan -------------------------------------------------------------------------------------------
 
 
-def plan_saved(path: Path, requested_name: str) -> ToolResult:
+def plan_saved(path: Path, requested_name: str, filled: str = "") -> ToolResult:
+    """`filled`: what save_plan derived and filled in ("the end date line, ..."), told on a line of its own."""
     clash = f" ({requested_name} already existed, so it was saved under a new name)"
     note = "" if path.name == requested_name else clash
-    return ToolResult(f"Saved plan to {display_path(path)}{note}", {"path": str(path)})
+    filled_line = f"\nFilled in: {filled}." if filled else ""
+    return ToolResult(f"Saved plan to {display_path(path)}{note}{filled_line}", {"path": str(path)})
 
 
 def plan_rejected(problems: list[str], tool: str = "save_plan", advice: str = "") -> ToolError:

@@ -18,7 +18,8 @@ from dateutil.rrule import WEEKLY, rrule
 
 from studyplan.core.tools import Tool, ToolRegistry, ToolResult, tool_from_function
 from studyplan.domain import vocabulary
-from studyplan.domain.checks import check_plan
+from studyplan.domain.checks import fill_note, review_plan
+from studyplan.domain.document import render_plan
 from studyplan.paths import check_name_length, write_new_file
 from studyplan.planner import observations
 from studyplan.planner.context import ToolContext
@@ -87,14 +88,15 @@ def save_plan(ctx: ToolContext, content: str, filename: str) -> ToolResult:
         filename: Ends in .md.
     """
     name = _checked_filename(filename)
-    problems = check_plan(content, ctx.catalog, ctx.today)
-    if problems:
+    review = review_plan(content, ctx.catalog, ctx.today)
+    if review.plan is None:
         from studyplan.planner.compose_tool import writing_help
 
-        raise observations.plan_rejected(problems, advice=writing_help(ctx))
-    path = write_new_file(ctx.plans_dir, name, content)
+        raise observations.plan_rejected(review.problems, advice=writing_help(ctx))
+    # The file is the canonical rendering of what was read, whatever Markdown the model wrote.
+    path = write_new_file(ctx.plans_dir, name, render_plan(review.plan, ctx.catalog))
     ctx.saved_plans.append(path)
-    return observations.plan_saved(path, name)
+    return observations.plan_saved(path, name, filled=fill_note(review.filled))
 
 
 def _checked_filename(filename: str) -> str:
