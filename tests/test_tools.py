@@ -154,7 +154,7 @@ def test_search_result_text_when_nothing_matches() -> None:
 
 
 def test_a_refused_plan_names_its_problems_and_courses_in_data(ctx: ToolContext, catalog: Catalog) -> None:
-    invented = valid_plan(catalog, TODAY).replace("[ml-supervised]", "[deep-magic-101]")
+    invented = valid_plan(catalog, TODAY).replace("[ml-supervised] Supervised", "[deep-magic-101] Magic")
     with pytest.raises(ToolError) as refused:
         save_plan(ctx, invented, "ml.md")
     assert str(refused.value).startswith("plan rejected, nothing was saved")
