@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -157,3 +158,145 @@ def test_python_dash_m_runs_the_same_cli(tmp_path: Path) -> None:
     )
     assert result.returncode == EXIT_OK, result.stderr
     assert result.stdout.splitlines()[0] == "plans/sql-databases-4w.md"
+
+
+# -- output for scripts and people (issue 12) -----------------------------------------------------------
+
+BOX_DRAWING = re.compile("[\u2500-\u257f]")
+COLOUR_CODE = re.compile(r"\x1b\[(?:\d+;)*(?:3[0-8]|9[0-7])(?:;\d+)*m")
+
+
+def test_json_reports_the_run_and_the_plan(studyplan, tmp_path: Path) -> None:
+    code, out, err = studyplan("Learn SQL in 4 weeks", "--today", "2026-11-30", "--json")
+    assert code == EXIT_OK and err == ""
+    document = json.loads(out)  # stdout holds the JSON document and nothing else
+    assert document["status"] == "saved"
+    assert document["plan"] == "plans/sql-databases-4w.md" and (tmp_path / document["plan"]).is_file()
+    assert (document["start"], document["end"], document["weeks"]) == ("2026-11-30", "2026-12-27", 4)
+    assert document["model"] == "offline" and document["steps"] >= 2
+    assert set(document["tokens"]) == {"prompt", "completion", "total"}
+    assert document["courses"] and set(document["courses"]) <= CATALOG_IDS
+
+
+def test_json_of_a_refused_goal_is_the_one_line_error_only(studyplan) -> None:
+    code, out, err = studyplan("学习量子烹饪", "--today", "2026-11-30", "--json")
+    assert code == EXIT_USAGE and out == "" and err.startswith("Error: ")
+
+
+def test_a_dash_reads_the_goal_from_stdin(studyplan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Learn SQL\nin 4 weeks\n"))
+    code, out, _ = studyplan("-", "--today", "2026-11-30", "-q")
+    assert code == EXIT_OK and out.splitlines()[0] == "plans/sql-databases-4w.md"
+    assert "> Goal: Learn SQL in 4 weeks" in (tmp_path / "plans/sql-databases-4w.md").read_text(encoding="utf-8")
+
+
+def test_stdin_goals_are_bounded_and_need_a_pipe(studyplan, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("learn python " * 1000))
+    code, _, err = studyplan("-", "--today", "2026-11-30")
+    assert code == EXIT_USAGE and "longer than 2,000 characters" in err
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdin", Terminal())
+    code, _, err = studyplan("-")
+    assert code == EXIT_USAGE and "pipe the goal in" in err
+
+
+def test_output_that_is_not_a_terminal_is_plain_lines(studyplan) -> None:
+    code, out, _ = studyplan("Learn SQL in 4 weeks", "--today", "2026-11-30")
+    assert code == EXIT_OK
+    assert not BOX_DRAWING.search(out) and "\x1b[" not in out
+    assert "Action · search_courses\n  {\n" in out
+    assert "✓ Plan saved: plans/sql-databases-4w.md" in out
+
+
+def test_bare_studyplan_prints_the_help_and_exits_2(studyplan) -> None:
+    code, out, err = studyplan()
+    assert code == EXIT_USAGE
+    assert out.startswith("Usage: studyplan") and "Examples:" in out
+    assert err.startswith("Error: no goal given") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("word", "command"), [("lsit", "list"), ("stauts", "status"), ("shwo", "show")])
+def test_a_mistyped_command_is_not_taken_as_a_goal(studyplan, tmp_path: Path, word: str, command: str) -> None:
+    code, out, err = studyplan(word, "plans/x.md")
+    assert code == EXIT_USAGE and out == ""
+    assert f"did you mean 'studyplan {command}'" in err and err.count("\n") == 1
+    assert not (tmp_path / "plans").exists()
+
+
+def test_a_one_word_goal_is_still_a_goal(studyplan) -> None:
+    code, out, _ = studyplan("python", "--today", "2026-11-30", "-q")
+    assert code == EXIT_OK and out.startswith("plans/python")
+
+
+@pytest.mark.parametrize(
+    ("start", "first_day"), [("2026-12-09", "2026-12-09"), ("monday", "2026-12-07"), ("today", "2026-12-02")]
+)
+def test_start_sets_the_first_day(studyplan, tmp_path: Path, start: str, first_day: str) -> None:
+    code, out, _ = studyplan("Learn SQL in 4 weeks", "--today", "2026-12-02", "--start", start, "--json")
+    assert code == EXIT_OK and json.loads(out)["start"] == first_day
+
+
+def test_a_bad_start_is_a_usage_error(studyplan) -> None:
+    code, _, err = studyplan("Learn SQL in 4 weeks", "--start", "someday")
+    assert code == EXIT_USAGE and "--start must be today, monday or a date" in err
+
+
+def test_no_color_flag_and_variable_drop_colours(studyplan, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")  # as if on a terminal: colours unless asked not to
+    coloured = studyplan("Learn SQL in 4 weeks", "--today", "2026-11-30")[1]
+    assert COLOUR_CODE.search(coloured)
+    plain = studyplan("--no-color", "Learn SQL in 4 weeks", "--today", "2026-11-30")[1]
+    assert "Plan saved" in plain and not COLOUR_CODE.search(plain)
+    assert COLOUR_CODE.search(studyplan("Learn SQL in 4 weeks", "--today", "2026-11-30")[1])  # not sticky
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not COLOUR_CODE.search(studyplan("Learn SQL in 4 weeks", "--today", "2026-11-30")[1])
+
+
+COMMANDS = ["plan", "show", "list", "open", "revise", "replan", "checkin", "status", "export", "batch", "eval"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_examples_and_readable_metavars(studyplan, command: str) -> None:
+    code, out, _ = studyplan(command, "--help")
+    assert code == EXIT_OK
+    assert "Examples:\n    studyplan " in out
+    assert not re.search(r"<(bool|str|int|float|path|list\[)", out.split("Options:")[1])
+    assert not BOX_DRAWING.search(out)
+
+
+def test_plan_help_keeps_defaults_and_names_values(studyplan) -> None:
+    out = studyplan("plan", "--help")[1]
+    for shown in ("--temperature T", "--protocol auto|tools|text", "--today DATE", "--start today|monday|DATE",
+                  "[default: 0.2;", "--plans-dir DIR"):
+        assert shown in out
+
+
+def test_short_version_flag(studyplan) -> None:
+    code, out, _ = studyplan("-V")
+    assert code == EXIT_OK and re.fullmatch(r"studyplan \d+\.\d+\.\d+\n", out)
+
+
+def test_shell_completion_completes_commands_and_options(tmp_path: Path) -> None:
+    def complete(words: str, index: int) -> list[str]:
+        env = {**os.environ, "_STUDYPLAN_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(index)}
+        result = subprocess.run([sys.executable, "-m", "studyplan"], cwd=tmp_path, env=env, capture_output=True,
+                                text=True, timeout=60)
+        assert result.returncode == EXIT_OK, result.stderr
+        return result.stdout.split()
+
+    assert complete("studyplan sh", 1) == ["show"]
+    assert complete("studyplan learn --pro", 2) == ["--protocol"]  # the goal's command is the default one
+    assert "--today" in complete("studyplan status --to", 2)
+
+
+def test_a_piped_batch_prints_a_line_per_goal_and_no_bar(studyplan, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("learn SQL in 4 weeks\n学Python\n"))
+    code, out, _ = studyplan("batch", "-", "--today", "2026-11-30", "-j", "1")
+    assert code == EXIT_OK and not BOX_DRAWING.search(out)
+    lines = out.splitlines()
+    assert all(line.startswith("✓ ") and " → plans/" in line for line in lines[:2])
+    assert lines[2].startswith("Batch: 2 saved")

@@ -18,12 +18,16 @@ from typer._click import Context  # typer vendors click: its groups take this Co
 from typer.core import TyperGroup
 
 from studyplan import __version__
-from studyplan.cli.commands import batch, checkin, config, eval, export, keys, logs, plan, replan, revise, status
+from studyplan.cli.commands import batch, checkin, config, export, keys, logs, plan, replan, revise, show, status
+from studyplan.cli.commands import eval as eval_
+from studyplan.cli.commands import list as list_
+from studyplan.cli.commands import open as open_
 from studyplan.cli.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_code_for
 from studyplan.errors import Interrupted, StudyplanError, UsageError
 
-# The order `studyplan --help` lists the commands in.
-COMMAND_MODULES = (plan, revise, replan, checkin, status, export, batch, eval, logs, config, keys)
+# The order `studyplan --help` lists the commands in (eval_, list_, open_: modules named after their commands,
+# aliased so as not to shadow the builtins).
+COMMAND_MODULES = (plan, show, list_, open_, revise, replan, checkin, status, export, batch, eval_, logs, config, keys)
 # Options of the root, given before the command (or the goal): `studyplan --no-color "learn Python"`.
 ROOT_FLAGS = ("--no-color", "-V", "--version", "-h", "--help", "--install-completion", "--show-completion")
 # A single unknown word this close to a command name is a typo, not a goal (`studyplan lsit`).
@@ -37,12 +41,15 @@ class DefaultCommandGroup(TyperGroup):
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         first = next((index for index, arg in enumerate(args) if arg not in ROOT_FLAGS), len(args))
-        if not args:
-            typer.echo(ctx.get_help())
-            raise UsageError('no goal given: studyplan "零基础3个月学机器学习" makes a plan (- reads the goal '
-                             "from stdin); studyplan COMMAND --help explains a command")
-        if first < len(args) and args[first] not in self.commands:
-            self._refuse_typo(args[first])
+        names_no_command = first < len(args) and args[first] not in self.commands
+        if not ctx.resilient_parsing:  # shell completion never prints or refuses, it only finds the command
+            if not args:
+                typer.echo(ctx.get_help())
+                raise UsageError('no goal given: studyplan "零基础3个月学机器学习" makes a plan (- reads the goal '
+                                 "from stdin); studyplan COMMAND --help explains a command")
+            if names_no_command:
+                self._refuse_typo(args[first])
+        if names_no_command:
             args = [*args[:first], self.default_command, *args[first:]]
         return super().parse_args(ctx, args)
 

@@ -120,6 +120,13 @@ TraceFileOption = Annotated[
 ]
 StreamOption = Annotated[bool, typer.Option("--stream", help="Stream model replies.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the plan's path and summary.")]
+PageOutputOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--output", "-o", metavar="PATH", help="Where the HTML page goes (a file or a folder). Default: beside the "
+        "plan.", show_default=False,
+    ),
+]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document on stdout instead of the screen (for scripts).")
 ]

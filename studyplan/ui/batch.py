@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from studyplan.paths import display_path
+from studyplan.ui.console import is_plain
 from studyplan.ui.words import STATUS_MESSAGES, format_seconds
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ def batch_progress(console: Console) -> Progress:
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=console,
+        disable=is_plain(console),  # a pipe gets the line per goal only, not a bar drawn once at the end
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -37,3 +38,19 @@ def render_export(console: Console, result: ExportResult) -> None:
             Text(f"Note: {display_path(result.requested)} already exists and was left as it is.", style="dim"),
             soft_wrap=True,
         )
+
+
+def render_page_written(console: Console, written: Path, requested: Path, opened: bool) -> None:
+    """Where the HTML page of a plan went, and whether the browser was opened on it."""
+    console.print(
+        Text.assemble((f"{DONE_MARK} Plan page written: ", "bold green"), (display_path(written), "bold")),
+        soft_wrap=True,
+    )
+    if written.resolve() != requested.resolve():
+        console.print(
+            Text(f"Note: {display_path(requested)} is not a page studyplan wrote, so it was left as it is.",
+                 style="dim"),
+            soft_wrap=True,
+        )
+    if opened:
+        console.print(Text("Opened in your browser.", style="dim"))

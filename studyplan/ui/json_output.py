@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from studyplan.paths import display_path
 
 if TYPE_CHECKING:
+    from studyplan.app.library import PlanEntry
     from studyplan.app.plan import AgentRun
     from studyplan.app.progress import StatusReport
     from studyplan.app.revise import RevisionResult, RevisionRun
@@ -119,3 +120,28 @@ def status_json(report: StatusReport) -> dict[str, Any]:
             for status in report.weeks
         ],
     }
+
+
+def plan_list_json(entries: list[PlanEntry]) -> dict[str, Any]:
+    """`studyplan list --json`: each plan with its dates, progress and pace; files that are no plan apart."""
+    from studyplan.app.library import pace_words
+
+    plans = []
+    for entry in entries:
+        if entry.report is None:
+            continue
+        report = entry.report
+        plans.append({
+            "plan": display_path(entry.path),
+            **plan_summary_json(report.plan),
+            "done_weeks": report.done_weeks,
+            "planned_hours": report.planned_hours,
+            "spent_hours": report.spent_hours,
+            "days_ahead": report.days_ahead,
+            "pace": pace_words(report),
+            "current_week": next((s.week.number for s in report.weeks if s.is_current), None),
+        })
+    skipped = [
+        {"path": display_path(entry.path), "problem": entry.problem} for entry in entries if entry.report is None
+    ]
+    return {"plans": plans, "not_plans": skipped}

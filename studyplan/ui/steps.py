@@ -131,7 +131,7 @@ class Renderer:
             (f" · model: {model} · protocol: {event.protocol}", "dim"),
             (f" · endpoint: {event.endpoint}" if event.endpoint else "", "dim"),
         )
-        self.console.print(header)
+        self.console.print(header, soft_wrap=True)  # one line, in a log too
 
     def _start_spinner(self, step: int) -> None:
         # A spinner on a pipe or in a log file would be noise: only animate on a real terminal.
