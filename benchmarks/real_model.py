@@ -7,9 +7,9 @@ evaluation set, studyplan/data/eval_goals.txt) through the tools, text and auto 
 protocol: plans saved, model calls per saved plan (median), prompt and completion tokens per plan, seconds per
 plan and the format-error rate (replies the loop could not use: unparseable, unknown tool, bad arguments).
 Token counts are the server's where it reports them, otherwise estimated from the messages the same way the
-loop estimates its budget (studyplan.core.memory.estimate_tokens). Every run has a deadline (--run-deadline):
-a request still running when it passes is cut off and the run counts as failed. Never run in CI: a local CPU
-model needs minutes per goal. See the README, "Real local models".
+loop estimates its budget (studyplan.core.memory.estimate_tokens). Every run has a deadline (--run-deadline,
+the client's own run deadline) and every reply a bound (--max-tokens): a run past its deadline counts as
+failed. Never run in CI: a local CPU model needs minutes per goal. See the README, "Real local models".
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from studyplan.app.evaluate import RunTally, default_goals
 from studyplan.app.plan import make_agent
 from studyplan.core.events import Event, ModelCallFinished, ModelCallStarted, RunFinished
 from studyplan.core.memory import estimate_tokens
-from studyplan.core.model import ModelReply
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import ModelError
 from studyplan.llm.openai_model import OpenAIChatModel
@@ -48,39 +47,6 @@ def default_goal_set() -> list[str]:
     chinese = [goal for goal in goals if any("\u4e00" <= ch <= "\u9fff" for ch in goal)]
     english = [goal for goal in goals if goal not in chinese]
     return chinese[:GOALS_PER_LANGUAGE] + english[:GOALS_PER_LANGUAGE]
-
-
-class DeadlineModel:
-    """The OpenAI-compatible client with a bounded reply (max_tokens) and a deadline for the whole run:
-    each request's timeout is what is left of it, so a slow or looping reply cannot hold the benchmark."""
-
-    offline = False
-
-    def __init__(self, inner: OpenAIChatModel, deadline: float, max_tokens: int) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.deadline = deadline
-        # The client sends neither max_tokens nor a per-request timeout of its own here; the benchmark adds
-        # both to the SDK call so that the measured loop is the product's, unchanged.
-        client = inner._client.chat.completions
-        self._create = client.create
-        client.create = self._bounded_create  # type: ignore[method-assign]
-        self._max_tokens = max_tokens
-
-    def _bounded_create(self, **request: Any) -> Any:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 1:
-            raise ModelError("the run's deadline passed")
-        request.setdefault("max_tokens", self._max_tokens)
-        return self._create(**request, timeout=remaining)
-
-    def complete(
-        self,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        stop: list[str] | None = None,
-    ) -> ModelReply:
-        return self.inner.complete(messages, tools, stop)
 
 
 @dataclass
@@ -121,9 +87,9 @@ class RunFigures:
 def run_one(goal: str, protocol: str, args: argparse.Namespace, catalog: Catalog, today: date) -> RunFigures:
     figures = RunFigures(goal, protocol)
     started = time.monotonic()
-    inner = OpenAIChatModel(args.model, args.api_key, args.base_url, args.temperature, timeout=args.run_deadline,
-                            max_retries=0)
-    model = DeadlineModel(inner, started + args.run_deadline, args.max_tokens)
+    # No retries: a timed-out request would be sent again to a single-slot server still generating the last one.
+    model = OpenAIChatModel(args.model, args.api_key, args.base_url, args.temperature, timeout=args.run_deadline,
+                            max_retries=0, deadline=args.run_deadline, max_tokens=args.max_tokens)
     with tempfile.TemporaryDirectory() as folder:
         context = ToolContext(today=today, catalog=catalog, plans_dir=Path(folder), goal=goal)
         agent = make_agent(model, context, args.max_steps, protocol)
