@@ -87,6 +87,32 @@ def explicit_start(goal: Goal, today: date) -> bool:
     return not _said(goal, "default_start", start=today.isoformat()) and goal.start != today
 
 
+def plan_assumptions(goal: Goal | None, review: Review, today: date) -> tuple[str, ...]:
+    """What the plan assumes, in the goal's language, true of the choices as composed: the goal parser's own
+    assumptions (level, a converted duration, a start that had passed), the defaults restated with the values
+    the model chose, and the topics the learner already knows."""
+    if goal is None:
+        return ()
+    words = load_phrases()["goal"][goal.lang]
+    restated = {
+        words["default_weeks"].format(weeks=DEFAULT_WEEKS),
+        words["default_hours"].format(hours=DEFAULT_HOURS[goal.level]),
+        words["default_start"].format(start=today.isoformat()),
+    }
+    items = [text for text in goal.assumptions if text not in restated]
+    if not explicit_weeks(goal):
+        items.append(words["default_weeks"].format(weeks=review.weeks))
+    if not explicit_hours(goal):
+        items.append(words["default_hours"].format(hours=review.hours_per_week))
+    if not explicit_start(goal, today) and review.start == today:
+        items.append(words["default_start"].format(start=today.isoformat()))
+    if goal.known_topics:
+        separator = words["separator"]
+        known = separator.join(vocabulary.topic_label(topic, goal.lang) for topic in goal.known_topics)
+        items.append(load_phrases()["planner"][goal.lang]["assumption_known"].format(topics=known))
+    return tuple(items)
+
+
 def _label(course: Course) -> str:
     return f"[{course.id}] {course.name}"
 

@@ -23,7 +23,7 @@ from studyplan.domain.document import PlanDoc, plan_template, render_plan
 from studyplan.engine.compose import CompositionRequest, compose_plan
 from studyplan.errors import ToolError
 from studyplan.planner import observations
-from studyplan.planner.choice_review import Choices, Review, read_goal, review_choices
+from studyplan.planner.choice_review import Choices, Review, plan_assumptions, read_goal, review_choices
 from studyplan.planner.context import ToolContext
 
 MAX_NOTES_CHARS = 600
@@ -124,7 +124,7 @@ class Drafts:
             lang=review.lang,
             goal_text=ctx.goal,
             level=review.level,  # type: ignore[arg-type]
-            notes=_notes(notes),
+            notes=plan_assumptions(goal, review, today) + _notes(notes),
         )
         composition = compose_plan(request, ctx.catalog)
         plan = composition.plan
