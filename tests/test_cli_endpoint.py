@@ -113,7 +113,7 @@ def test_answer_without_saving_is_reminded_then_ends_without_plan(cli, scripted_
     code, out, _ = cli("学习量子烹饪", capsys=capsys)
     assert code == EXIT_NO_PLAN
     reminder = scripted_server.bodies[1]["messages"][-1]
-    assert reminder["role"] == "user" and "save_plan" in reminder["content"]
+    assert reminder["role"] == "user" and "compose_plan" in reminder["content"]
     assert "Sorry, I cannot plan cooking lessons." in out
 
 
