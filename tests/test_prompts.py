@@ -21,7 +21,7 @@ from studyplan.planner.tools import build_registry
 from studyplan.prompts import load_text
 
 TODAY = date(2026, 11, 30)
-FEWSHOTS = ["fewshot.md", "fewshot_zh.md"]
+FEWSHOTS = ["fewshot_en.md", "fewshot_zh.md"]
 GOALS = ["零基础3个月学机器学习", "Learn machine learning from scratch in 3 months"]
 # The first request's size, in the project's estimate (system prompt, goal and, with tools, their schemas).
 LIMITS = {"tools": 900, "text": 1800}
@@ -76,5 +76,11 @@ def test_a_fewshot_compose_call_copied_into_todays_run_is_refused(name: str, tmp
 
 
 def test_fewshots_are_in_the_goals_language() -> None:
-    assert not re.search(r"[\u4e00-\u9fff]", load_text("fewshot.md").split("Final Answer")[0])
+    assert not re.search(r"[\u4e00-\u9fff]", load_text("fewshot_en.md").split("Final Answer")[0])
     assert "计划已保存到" in load_text("fewshot_zh.md")
+
+
+@pytest.mark.parametrize(("goal", "example"), [(GOALS[0], "目标：10周学会 Rust"), (GOALS[1], "Goal: Learn Rust")])
+def test_the_text_protocol_shows_the_example_in_the_goals_language(goal: str, example: str, tmp_path: Path) -> None:
+    _, system = first_request_tokens("text", goal, tmp_path)
+    assert example in system

@@ -57,7 +57,12 @@ def missing_for_plan(goal: str, journal: Journal) -> list[str]:
             label = vocabulary.topic_label(topic, lang)
             missing.append(f'no course searched yet for {label}: call search_courses(topic="{label}")')
     if not plan_saved(journal):
-        missing.append("the plan is not saved: call save_plan")
+        drafts = journal.succeeded("compose_plan")
+        if drafts:
+            draft_id = drafts[-1].result.data.get("draft_id", "")
+            missing.append(f'the draft is not saved: call save_draft(draft_id="{draft_id}")')
+        else:
+            missing.append("no plan composed yet: call compose_plan with course ids from your searches")
     return missing
 
 
@@ -67,7 +72,9 @@ def _plan_instructions(goal: str, max_steps: int) -> str:
 
 
 def _examples(goal: str, protocol: str) -> str:
-    return load_text("fewshot.md") if protocol == "text" else ""
+    """The shortest run on another goal, in the goal's language; written as text-protocol replies, so only
+    the text protocol gets it (a native-tools model would take it for the format of its reply)."""
+    return load_text(f"fewshot_{detect_lang(goal)}.md") if protocol == "text" else ""
 
 
 def _planner_reminders() -> dict[str, str]:
@@ -100,7 +107,6 @@ def revision_task(plan_lang: Lang) -> AgentTask:
         instructions=instructions,
         is_done=plan_saved,
         outputs=saved_paths,
-        examples=_examples,
-        enum_alias=level_alias,
+        enum_alias=level_alias,  # no examples: the planning run's shows tools a revision does not have
         reminders=_planner_reminders(),
     )
