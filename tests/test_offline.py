@@ -460,3 +460,44 @@ def test_the_final_answer_does_not_need_the_saved_text(catalog: Catalog, tmp_pat
                 arguments["content"] = "<7744 characters, left out of the history after save_plan succeeded>"
                 call["function"]["arguments"] = json.dumps(arguments)
     assert OfflinePlanner(catalog, journal_before(run, len(run.replies) - 1)).complete(stubbed).content == run.final
+
+
+# --- exam targets (issue 11 point 3) -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("goal", "band", "mock"),
+    [
+        ("三个月准备雅思考试，目标6.5分", "雅思 6.5 分", "模考"),
+        ("IELTS band 7 in 3 months", "IELTS band 7.0", "Mock test"),
+    ],
+)
+def test_the_ielts_plan_names_the_band_and_spreads_mock_tests(
+    goal: str, band: str, mock: str, catalog: Catalog, tmp_path: Path
+) -> None:
+    text, plan = drive(goal, catalog, tmp_path).saved_plan()
+    assert check_plan(text, catalog, TODAY) == []
+    assert band in plan.title and all(band in phase.title for phase in plan.phases)
+    assert any(band in item for phase in plan.phases for item in phase.self_check)
+    mock_weeks = [week.number for week in plan.weeks if any(mock in task for task in week.tasks)]
+    assert len(mock_weeks) >= 3 and mock_weeks[-1] > len(plan.weeks) * 2 // 3  # spread, not all at the end
+    first = " ".join(plan.weeks[0].tasks)
+    assert "摸底" in first or "Diagnostic" in first
+    assert "250" in text and "Task 1" in text and re.search(r"Parts? 1", text)  # Task 2 is 250 words; Speaking
+    assert "150-word text" not in text and "150 词短文" not in text
+
+
+@pytest.mark.parametrize("goal", ["零基础学日语，一年考N2", "Japanese from zero, JLPT N2 in one year"])
+def test_the_jlpt_plan_checks_feasibility_in_hours_and_mocks_only_the_target_level(
+    goal: str, catalog: Catalog, tmp_path: Path
+) -> None:
+    text, plan = drive(goal, catalog, tmp_path).saved_plan()
+    assert plan.time_note
+    assert re.search(r"N2.{0,40}(?:约|about) [\d,]+[–-][\d,]+ (?:小时|hours)", plan.time_note)
+    assert "416" in plan.time_note  # the plan's own hours, in numbers
+    assert "N4" in plan.time_note  # the catalog's material stops there: said, not filled in silently
+    mock_lines = [task for week in plan.weeks for task in week.tasks if "模考" in task or "Mock test" in task]
+    assert mock_lines and all("N2" in line for line in mock_lines)
+    assert not re.search(r"N[345] ?(?:模拟|mock|practice test)", text, re.IGNORECASE)
+    spoken = [line for line in mock_lines if re.search(r"口语|speaking|写作|writing", line, re.IGNORECASE)]
+    assert all("没有口语和写作" in line or "no speaking or writing" in line for line in spoken)

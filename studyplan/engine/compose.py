@@ -14,6 +14,7 @@ from typing import Any, Literal
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog, Course, Level
 from studyplan.domain.document import Phase, PlanDoc, Week
+from studyplan.engine import exams
 from studyplan.engine.goal import Goal, load_phrases
 from studyplan.engine.schedule import SLIVER_SHARE, Slot, Step, Timetable, capstone_weeks, fit_timetable
 from studyplan.engine.select import ChosenCourse, Selection
@@ -85,6 +86,8 @@ class PlanComposer:
         self.catalog = catalog
         self.words = planner_phrases(goal.lang)
         self.lang = goal.lang
+        self.target = goal.target
+        self.mocks = exams.mock_weeks(weeks) if goal.target else []  # 0-based weeks with a full mock test
 
     # wording helpers
 
@@ -102,6 +105,8 @@ class PlanComposer:
         """The project of the main topic, or of the last topic the goal adds to it ("web development" ends
         with a back end, so its project is a web app rather than a static site)."""
         goal = self.goal
+        if self.target is not None:
+            return exams.phrases(self.lang)["capstone_project"].format(target=self.target.label(self.lang))
         added = [t for t in goal.extra_topics if t not in vocabulary.topic_prerequisites(goal.topic)]
         topic = added[-1] if added else goal.topic
         return self._topic_words(topic)["project"].format(topic=vocabulary.topic_label(topic, self.lang))
@@ -124,6 +129,8 @@ class PlanComposer:
             tasks = [tasks[0], words["content_separator"].join(tasks[1:])]
         practice, deliverables = self._practice(main)
         tasks.append(practice[into_course % len(practice)])
+        if (mock := self._mock(number, tasks)) is not None:
+            deliverables = [mock]
         finished = [slot.chosen.course for slot in week_slots if slot.finishes]
         if finished:
             names = self._join([self._course_name(course) for course in finished])
@@ -131,7 +138,7 @@ class PlanComposer:
         spare = self.goal.hours_per_week - sum(slot.hours for slot in week_slots)
         if len(tasks) < 4 and spare >= max(1.0, SLIVER_SHARE * self.goal.hours_per_week):
             tasks.append(words["task_spare"].format(hours=round(spare, 1)))
-        if finished:
+        if finished and number - 1 not in self.mocks:
             done = next(slot for slot in reversed(week_slots) if slot.finishes)
             deliverable = words["deliverable_finish"].format(
                 course=self._course_name(done.chosen.course),
@@ -149,9 +156,20 @@ class PlanComposer:
             deliverable=deliverable,
         )
 
+    def _mock(self, number: int, tasks: list[str]) -> str | None:
+        """In a mock-test week, the mock takes the practice task's place (the last task); its deliverable."""
+        if self.target is None or number - 1 not in self.mocks:
+            return None
+        which = self.mocks.index(number - 1)
+        tasks[-1] = exams.mock_task(self.target, self.lang, which)
+        return exams.mock_deliverable(self.target, self.lang, which)
+
     def _practice(self, main: Slot) -> tuple[list[str], list[str]]:
         """Practice tasks and deliverables for the week's main course: its resource kind's when the topic's
-        would not fit it (no "write 10 sentences with this week's grammar" for a kanji SRS app)."""
+        would not fit it (no "write 10 sentences with this week's grammar" for a kanji SRS app); an exam
+        target's section drills when the goal has one."""
+        if self.target is not None:
+            return exams.drills(self.target, self.lang)
         words = self.words
         topic_words = self._topic_words(main.chosen.topic)
         kind = main.chosen.course.format or ""
@@ -170,13 +188,23 @@ class PlanComposer:
             which = 0 if position == 0 else 2 if position == count - 1 else 1
             tasks, deliverable = list(templates[which]), deliverables[which]
         project = self._project()
+        tasks = [task.format(project=project) for task in tasks]
+        if self.target is not None:  # the exam's own mocks and section drills, not a generic full test
+            drills, drill_deliverables = exams.drills(self.target, self.lang)
+            review = templates[1][1]  # redo the self-check items not ticked yet
+            tasks = [drills[position % len(drills)], drills[(position + 1) % len(drills)], review]
+            deliverable = drill_deliverables[position % len(drill_deliverables)]
+            if number - 1 in self.mocks:
+                which = self.mocks.index(number - 1)
+                tasks[0] = exams.mock_task(self.target, self.lang, which)
+                deliverable = exams.mock_deliverable(self.target, self.lang, which)
         return Week(
             number=number,
             start=dates[0],
             end=dates[1],
             courses=[],
             content=self.words["capstone_content"].format(project=project),
-            tasks=[task.format(project=project) for task in tasks],
+            tasks=tasks,
             deliverable=deliverable,
         )
 
@@ -254,6 +282,9 @@ class PlanComposer:
                 title = self.words["phase_part"].format(
                     title=title, part=names[part - 1] if part <= len(names) else str(part)
                 )
+            if self.target is not None:
+                title = exams.phase_title(title, self.target, self.lang)
+                checks.insert(-1, exams.self_check(self.target, self.lang, final=number == len(drafts)))
             phases.append(Phase(number, title, weeks, checks))
         return phases
 
@@ -268,6 +299,8 @@ class PlanComposer:
         timetable = fit_timetable(selection.courses, weeks, goal.hours_per_week)
         phases = self._phases(timetable.slots, calendar)
         topics = self._join([vocabulary.topic_label(topic, self.lang) for topic in (goal.topic, *goal.extra_topics)])
+        if self.target is not None:
+            topics = f"{topics} · {self.target.label(self.lang)}"
         level = words["level_labels"][goal.level]
         plan = PlanDoc(
             title=words["title"].format(topic=topics, level=level, weeks=weeks),
@@ -315,6 +348,9 @@ class PlanComposer:
                     pace=timetable.pace, spare=round(hours - timetable.pace, 1),
                 )
             )
+        if self.target is not None:
+            goal = self.goal
+            parts.insert(0, exams.feasibility(self.target, self.lang, goal.level, self.weeks, goal.hours_per_week))
         if not parts:
             return None
         return " ".join(parts) if self.lang == "en" else "".join(parts)

@@ -17,6 +17,7 @@ from typing import Any
 
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Level
+from studyplan.engine.exams import Target, read_target
 from studyplan.engine.time_phrases import CLAUSE_BREAK, Dates, Duration, hours_per_week, read_dates, read_duration
 from studyplan.errors import UsageError
 from studyplan.lang import Lang, detect_lang
@@ -42,6 +43,7 @@ class Goal:
     hours_per_week: float
     start: date
     assumptions: tuple[str, ...]  # in the goal's language
+    target: Target | None = None  # an exam target the goal names ("雅思6.5", "JLPT N2")
 
 
 @cache
@@ -242,4 +244,5 @@ def parse_goal(text: str, today: date, start: date | None = None) -> Goal:
         hours_per_week=float(round(hours, 1)),
         start=start,
         assumptions=tuple(assumptions),
+        target=read_target(raw, main_topic),
     )
