@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from studyplan.app.batch import BatchSettings, run_goal
+from studyplan.app.evaluate import default_goals
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import LEVELS, Catalog, Course
+from studyplan.domain.document import parse_plan
 from studyplan.errors import CatalogError
+from studyplan.llm.settings import OFFLINE_MODEL, ModelSettings
 
 REQUIRED_TOPICS = (
     "programming", "python", "algorithms", "linear_algebra", "calculus", "probability_statistics",
@@ -358,3 +363,46 @@ def test_shipped_units_are_well_formed_and_sourced(shipped: Catalog) -> None:
             f"{course.id}: units sum to {course.unit_hours:g} h, weeks × hours_per_week is {course.total_hours:g} h"
         )
 
+
+@pytest.fixture(scope="module")
+def eval_goal_courses(shipped: Catalog, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The courses the offline engine puts into the plans of the built-in eval goals, each with its goals.
+
+    Read from the plans it writes, so the list follows whatever the engine chooses."""
+    offline = ModelSettings(OFFLINE_MODEL, None, None, 0.2, offline=True)
+    settings = BatchSettings(today=date(2026, 12, 1), plans_dir=tmp_path_factory.mktemp("plans"), model=offline)
+    courses: dict[str, list[str]] = {}
+    for goal in default_goals():
+        result = run_goal(goal, settings, shipped)
+        if result.plan_path is None:
+            continue  # the bad inputs get no plan
+        plan = parse_plan(Path(result.plan_path).read_text(encoding="utf-8"))
+        for course_id in (cid for phase in plan.phases for week in phase.weeks for cid in week.courses):
+            courses.setdefault(course_id, [])
+            if goal.goal not in courses[course_id]:
+                courses[course_id].append(goal.goal)
+    return courses
+
+
+# Courses the offline engine picks for an eval goal whose public outline could not be verified, so they have no
+# units (the plan schedules them by their own weeks and says so). Shrink this list; never add a course to it
+# without trying to find its outline first.
+OUTLINE_NOT_VERIFIED = {
+    "ielts-academic-prep": "UQx's module list on edX",
+    "upenn-english-career": "the Coursera module titles",
+    "japanese-from-zero": "the lesson list of the books",
+    "jf-minato-marugoto": "the Minato course's topic list",
+}
+
+
+def test_every_course_picked_for_the_eval_goals_has_units(
+    shipped: Catalog, eval_goal_courses: dict[str, list[str]]
+) -> None:
+    assert len(eval_goal_courses) >= 20  # the goals really produced plans
+    without_units = {
+        course_id: goals for course_id, goals in eval_goal_courses.items()
+        if (course := shipped.get(course_id)) is None or not course.units
+    }  # fmt: skip
+    assert {cid: goals for cid, goals in without_units.items() if cid not in OUTLINE_NOT_VERIFIED} == {}
+    listed = [shipped.get(course_id) for course_id in OUTLINE_NOT_VERIFIED]
+    assert [course.id for course in listed if course is not None and course.units] == []  # keep the list current
