@@ -331,6 +331,7 @@ def with_unit(**changes: Any) -> dict[str, Any]:
      (with_unit(kind="lecture"), "('broken'): unit #2 ('Loops'): unknown kind 'lecture' (expected one of: videos"),
      (with_unit(label=""), "('broken'): unit #2 ('Loops'): 'label' must be a non-empty string"),
      (with_unit(minutes=30), "('broken'): unit #2 ('Loops'): unknown field 'minutes'"),
+     (with_unit(title="Loops; Strings"), "('broken'): unit #2 ('Loops; Strings'): 'title' must not contain ';'"),
      (course_entry("broken", units={"title": "x"}, syllabus_url="https://e.org"), "'units' must be a list"),
      (course_entry("broken", units=["Week 1"], syllabus_url="https://e.org"), "unit #1: expected a JSON object"),
      (course_entry("broken", units=UNITS), "('broken'): 'syllabus_url' is required when 'units' are given"),

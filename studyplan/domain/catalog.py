@@ -27,6 +27,7 @@ CATALOG_ENV_VAR = "STUDYPLAN_CATALOG"
 CATALOG_FILE_NAME = "courses.json"
 CATALOG_VERSION = 1
 _MAX_HOURS_PER_WEEK = 168  # hours in a week
+_UNIT_TITLE_SEPARATORS = (";", "；")
 _MAX_UNIT_HOURS = 500  # more than any one week, chapter or lesson of a real course; catches typos
 _CLOSEST_CUTOFF = 60  # rapidfuzz WRatio below this is noise, not a suggestion
 
@@ -400,6 +401,8 @@ def _parse_units(raw_units: Any, fail: Callable[[str], CatalogError]) -> tuple[U
             where += f" ('{title.strip()}')"
         else:
             raise fail(f"{where}: 'title' must be a non-empty string")
+        if any(mark in title for mark in _UNIT_TITLE_SEPARATORS):
+            raise fail(f"{where}: 'title' must not contain ';' (a plan's week line separates its courses with it)")
         hours = raw.get("hours")
         if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= _MAX_UNIT_HOURS:
             raise fail(f"{where}: 'hours' must be a number greater than 0 and at most {_MAX_UNIT_HOURS}")
