@@ -23,6 +23,7 @@ MAX_USER_FILE_BYTES = 20_000_000
 MAX_NAME_BYTES = 255
 # Kernel views that look like folders but are not a place for the user's files.
 _VIRTUAL_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
+_SHARED_MEMORY = Path("/dev/shm")
 _FREE_NAME_ATTEMPTS = 1000
 _umask_lock = threading.Lock()
 _umask: int | None = None
@@ -82,6 +83,8 @@ def read_user_bytes(
 def is_virtual(path: Path) -> bool:
     """Whether `path` lies in a kernel view (/proc, /sys, /dev) rather than on a file system for files."""
     resolved = path.resolve()
+    if resolved == _SHARED_MEMORY or _SHARED_MEMORY in resolved.parents:  # /dev/shm is an ordinary tmpfs
+        return False
     return any(resolved == root or root in resolved.parents for root in _VIRTUAL_ROOTS)
 
 
@@ -183,7 +186,7 @@ def replace_file(path: Path, content: str) -> None:
         raise _write_error(path, exc, "cannot be written") from None
     try:
         os.fchmod(descriptor, mode)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:  # as given: .ics needs CRLF
             handle.write(content if content.endswith("\n") else content + "\n")
         os.replace(temporary, path)
     except OSError as exc:

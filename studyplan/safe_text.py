@@ -8,7 +8,9 @@ matters to the reader (error messages naming a file).
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character ESC sequences.
 _ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)")
@@ -38,3 +40,10 @@ def printable(text: str) -> str:
     """`text` for the terminal: control characters shown escaped (\\x1b), undecodable bytes as \\udcxx."""
     text = _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def json_line(record: Any) -> str:
+    """`record` as one JSON line (with its newline) that UTF-8 can always hold: text that is not valid Unicode
+    (lone surrogates from undecodable input) is written as \\u escapes, so the line stays valid JSON."""
+    line = json.dumps(record, ensure_ascii=False)
+    return (line if not has_surrogates(line) else json.dumps(record)) + "\n"

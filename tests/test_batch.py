@@ -91,7 +91,10 @@ def write_goals(tmp_path: Path, lines: list[str]) -> Path:
 
 
 def records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    """The results records, after the header line a results file starts with."""
+    header, *lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert header["studyplan"] == "batch-results"
+    return lines
 
 
 def batch(goals: Path | str, tmp_path: Path, *extra: str) -> int:
@@ -124,7 +127,8 @@ def test_goals_file_mixes_plain_lines_and_json_lines() -> None:
         ('{"goal": "x", ', "goals.txt, line 2: invalid JSON"),
         ('{"topic": "x"}', 'goals.txt, line 2: a JSON line needs a "goal" string'),
         ('{"goal": "x", "today": "tomorrow"}', '"today" must be a date like 2026-11-30'),
-        ('{"goal": "x", "max_steps": 0}', '"max_steps" must be a whole number of at least 1'),
+        ('{"goal": "x", "max_steps": 0}', '"max_steps" must be a whole number from 1 to 50, got 0'),
+        ('{"goal": "x", "max_steps": 51}', '"max_steps" must be a whole number from 1 to 50, got 51'),
         ('{"goal": "x", "model": "gpt"}', "unknown field(s) model"),
     ],
 )

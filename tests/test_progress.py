@@ -81,8 +81,9 @@ def test_checkins_of_a_week_add_up(capsys: pytest.CaptureFixture[str], plan_path
     [
         (["--week", "9", "--hours", "1"], "week 9 is not in the plan (it has weeks 1–6)"),
         (["--week", "0", "--done"], "week 0 is not in the plan"),
-        (["--hours", "-1"], "hours must be a number of at least 0"),
-        (["--hours", "nan"], "hours must be a number of at least 0"),
+        (["--hours", "-1"], "hours must be a number from 0 to 168"),
+        (["--hours", "nan"], "hours must be a number from 0 to 168"),
+        (["--hours", "1e308"], "hours must be a number from 0 to 168"),
         ([], "nothing to record"),
         (["--hours", "1", "--today", "2026-05-01"], "today (2026-05-01) is outside the plan"),
         (["--hours", "1", "--today", "tomorrow"], "--today must be a date like"),

@@ -10,6 +10,7 @@ Ctrl-C or a crash loses nothing that finished, and a rerun skips every goal whos
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -20,15 +21,17 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar, get_args
 
-from studyplan.app.plan import build_model, make_agent
+from studyplan.app.plan import build_model, make_agent, user_sentence
 from studyplan.core.events import Event, ModelCallFinished, RunFinished, Usage
 from studyplan.core.model import ChatModel
 from studyplan.domain.catalog import Catalog
-from studyplan.errors import AuthenticationFailed, EndpointUnreachable, StudyplanError, UsageError
+from studyplan.errors import AuthenticationFailed, EndpointUnreachable, StorageError, StudyplanError, UsageError
 from studyplan.llm.openai_model import OpenAIChatModel
 from studyplan.llm.settings import ModelSettings
+from studyplan.paths import ensure_folder, is_virtual, read_user_file
 from studyplan.planner.context import ToolContext
 from studyplan.planner.tools import build_registry
+from studyplan.safe_text import json_line
 
 # How a goal ended: the agent's RunStatus, or "rejected" (the goal itself cannot be planned: UsageError),
 # "error" (the endpoint or something else failed) or "interrupted" (Ctrl-C stopped it; never recorded).
@@ -39,6 +42,7 @@ GOAL_STATUSES: tuple[str, ...] = get_args(GoalStatus)
 # A batch keeps many requests in flight, so 429s are likely: the SDK retries them (honouring Retry-After, with
 # exponential backoff up to 8 s otherwise) this many times before a goal gives up.
 BATCH_MAX_RETRIES = 8
+MAX_STEPS = 50  # as --max-steps: a goal's own bound cannot exceed the command line's
 _GOAL_FIELDS = {"goal", "today", "max_steps", "expect"}
 
 Item = TypeVar("Item")
@@ -110,8 +114,10 @@ def _json_goal(line: str, number: int, source: str) -> BatchGoal:
         except ValueError:
             raise UsageError(f'{where}: "today" must be a date like 2026-11-30, got {today!r}') from None
     max_steps = data.get("max_steps")
-    if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1):
-        raise UsageError(f'{where}: "max_steps" must be a whole number of at least 1, got {max_steps!r}')
+    if max_steps is not None and (
+        not isinstance(max_steps, int) or isinstance(max_steps, bool) or not 1 <= max_steps <= MAX_STEPS
+    ):
+        raise UsageError(f'{where}: "max_steps" must be a whole number from 1 to {MAX_STEPS}, got {max_steps!r}')
     expect = data.get("expect", "plan")
     if expect not in get_args(Expectation):
         raise UsageError(f'{where}: "expect" must be "plan" or "no_plan", got {expect!r}')
@@ -194,7 +200,10 @@ def run_goal(
         values.setdefault("seconds", time.perf_counter() - started)
         return GoalResult(goal.goal, goal.options(), status, settings.model.model, protocol, **values)
 
-    text = goal.goal.strip()
+    try:
+        text = user_sentence(goal.goal, "goal")
+    except UsageError as error:  # not valid UTF-8: this goal fails alone, with its reason in the results file
+        return result("rejected", error=str(error))
     if not text:
         return result("rejected", error="the goal is empty")
     context = ToolContext(
@@ -275,18 +284,46 @@ def run_concurrently(
 
 
 class ResultsFile:
-    """The batch's JSON Lines results: read to resume, appended to as goals finish."""
+    """The batch's JSON Lines results: read to resume, appended to as goals finish.
+
+    A new file starts with a header line ({"studyplan": "batch-results", ...}), and an existing file is only
+    appended to when it is one this tool wrote (that header, or a results record, on its first line): an
+    unrelated file given to -o is refused, never written to. It must be a regular file, outside /proc, /sys
+    and /dev.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._handle: IO[str] | None = None
+        self._checked = False
+
+    def _check(self) -> None:
+        """Refuse a path that is not a results file of ours (UsageError naming it, before any goal runs)."""
+        if self._checked:
+            return
+        if is_virtual(self.path):
+            raise UsageError(f"{self.path}: results files go on a file system, not in {self.path.resolve().parent}")
+        if self.path.is_dir():
+            raise UsageError(f"{self.path}: is a folder; give a results file name (e.g. {self.path / RESULTS_NAME})")
+        if self.path.exists() or self.path.is_symlink():
+            lines = self._lines()
+            if lines and not _is_results_line(lines[0]):
+                raise UsageError(
+                    f"{self.path}: not a studyplan batch results file (its first line is not a results record); "
+                    "choose another --output, nothing was written"
+                )
+        self._checked = True
+
+    def _lines(self) -> list[str]:
+        return read_user_file(self.path, UsageError, "results file").splitlines()
 
     def records(self) -> list[dict[str, Any]]:
         """Every readable record; a line cut short by a killed process is ignored."""
+        self._check()
         if not self.path.exists():
             return []
         records = []
-        for line in self.path.read_text(encoding="utf-8").splitlines():
+        for line in self._lines():
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
@@ -301,22 +338,54 @@ class ResultsFile:
         return {key for key, status in latest.items() if status == "saved"}
 
     def __enter__(self) -> ResultsFile:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        cut_short = self.path.exists() and self.path.stat().st_size > 0 and not _ends_with_newline(self.path)
-        self._handle = self.path.open("a", encoding="utf-8")
-        if cut_short:  # keep the next record on a line of its own
-            self._handle.write("\n")
+        self._check()
+        ensure_folder(self.path.parent, "results file's folder")
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        cut_short = not new and not _ends_with_newline(self.path)
+        try:
+            self._handle = self.path.open("a", encoding="utf-8")
+            if new:
+                self._handle.write(json_line(_header()))
+            elif cut_short:  # keep the next record on a line of its own
+                self._handle.write("\n")
+            self._handle.flush()
+        except OSError as error:
+            raise UsageError(f"{self.path}: cannot be written ({error.strerror or error})") from None
         return self
 
     def append(self, result: GoalResult) -> None:
         assert self._handle is not None, "use ResultsFile as a context manager"
-        self._handle.write(json.dumps(result.to_record(), ensure_ascii=False) + "\n")
-        self._handle.flush()  # on disk now: a later Ctrl-C or crash cannot lose it
+        try:
+            self._handle.write(json_line(result.to_record()))
+            self._handle.flush()  # on disk now: a later Ctrl-C or crash cannot lose it
+        except OSError as error:
+            raise StorageError(f"{self.path}: the results file cannot be written ({error.strerror or error})") from None
 
     def __exit__(self, *_exc_info: object) -> None:
         if self._handle is not None:
-            self._handle.close()
+            with contextlib.suppress(OSError):  # a full disk was already reported by append
+                self._handle.close()
             self._handle = None
+
+
+RESULTS_NAME = "batch-results.jsonl"
+RESULTS_FORMAT = "batch-results"
+
+
+def _header() -> dict[str, Any]:
+    created = datetime.now().astimezone().isoformat(timespec="seconds")
+    return {"studyplan": RESULTS_FORMAT, "version": 1, "created_at": created}
+
+
+def _is_results_line(line: str) -> bool:
+    """A header this tool writes, or a results record (files written before there was a header)."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    if not isinstance(record, dict):
+        return False
+    return record.get("studyplan") == RESULTS_FORMAT or {"goal", "status"} <= set(record)
 
 
 def _ends_with_newline(path: Path) -> bool:

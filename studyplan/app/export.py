@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
@@ -27,7 +25,7 @@ from studyplan import __version__
 from studyplan.app.progress import course_labels, read_plan_file
 from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.document import PlanDoc, Week, course_ref_parts, render_labels, weekday_of_token
-from studyplan.errors import PlanFileError, ToolError, UsageError
+from studyplan.errors import UsageError
 
 ExportKind = Literal["ics", "json"]
 JSON_FORMAT = "studyplan-plan"
@@ -289,21 +287,17 @@ def export_plan(
     other existing file is never overwritten: the next free name is used.
     Raises PlanFileError (unreadable plan, unwritable output) or UsageError (bad session options).
     """
-    from studyplan.paths import write_new_file
+    from studyplan.paths import replace_file, write_new_file
 
     requested = _output_path(plan_path, kind, output)
     previous = own_calendar_sequence(requested, plan_path.stem) if kind == "ics" else None
     sequence = 0 if previous is None else previous + 1
     content, events, schedule = export_content(plan_path, kind, catalog, sessions, days, at, stamp, remind, sequence)
-    try:
-        if previous is not None:
-            _replace_file(requested, content)
-            written = requested.resolve()
-        else:
-            written = write_new_file(requested.parent, requested.name, content)
-    except (OSError, ToolError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise PlanFileError(f"{requested}: cannot be written ({reason})") from None
+    if previous is not None:  # our own earlier export of this plan: replaced, so calendars update in place
+        replace_file(requested, content)
+        written = requested.resolve()
+    else:
+        written = write_new_file(requested.parent, requested.name, content)
     requested_path = requested.parent.resolve() / requested.name
     return ExportResult(kind, written, requested_path, events, schedule, previous is not None, sequence)
 
@@ -349,21 +343,17 @@ def own_calendar_sequence(path: Path, plan_key: str) -> int | None:
     return max((int(event.get("SEQUENCE", 0)) for event in events), default=0)
 
 
-def _replace_file(path: Path, content: str) -> None:
-    """Replace our own earlier export atomically: a reader sees the old calendar or the new one, never half."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".studyplan-", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:  # .ics needs its CRLF as is
-            handle.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _output_path(plan_path: Path, kind: ExportKind, output: Path | None) -> Path:
+    """Where the export goes: next to the plan, into the folder `-o` names, or the file it names. Only a regular
+    file on a file system: `-o /dev/full` or a path in /proc is refused (UsageError), not written beside."""
+    from studyplan.paths import is_virtual
+
     if output is None:
         return plan_path.with_suffix(f".{kind}")
+    if is_virtual(output):
+        raise UsageError(f"{output}: exports go on a file system, not into {output.resolve().parent}")
     if output.is_dir():  # -o some/folder: the plan's name inside it
         return output / plan_path.with_suffix(f".{kind}").name
+    if output.exists() and not output.is_file():
+        raise UsageError(f"{output}: not a regular file or a folder; give a file name or a folder for the export")
     return output

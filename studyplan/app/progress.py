@@ -20,11 +20,15 @@ from studyplan.domain.catalog import Catalog
 from studyplan.domain.document import PlanDoc, Week, course_ref_parts, parse_plan, render_labels
 from studyplan.errors import PlanFileError, UsageError
 from studyplan.paths import read_user_file
+from studyplan.safe_text import clean_line, has_surrogates
 
 PROGRESS_FILE_NAME = ".studyplan-progress.sqlite3"
 SCHEMA_VERSION = 1
 _LOCK_TIMEOUT_SECONDS = 10.0  # how long a writer waits for another process's transaction to finish
 _DAYS_PER_WEEK = 7
+# Plans are moved and extended by up to three years; date arithmetic past year 9999 would overflow.
+LAST_PLAN_YEAR = 9000
+HOURS_PER_WEEK = 168  # the most one check-in may record: stored sums stay finite
 
 # One migration per schema version, applied in order inside one transaction; index 0 creates version 1.
 _MIGRATIONS: tuple[str, ...] = (
@@ -55,11 +59,23 @@ class Checkin:
 
 def read_plan_file(plan_path: Path) -> PlanDoc:
     """Read and parse a saved plan; every problem is one PlanFileError line naming the file."""
+    return read_plan_source(plan_path)[1]
+
+
+def read_plan_source(plan_path: Path) -> tuple[str, PlanDoc]:
+    """The saved plan's text and its reading; PlanFileError naming the file when it cannot be read, parsed,
+    or its dates are too close to the calendar's end (year 9999) to be moved or extended."""
     text = read_user_file(plan_path, PlanFileError, "plan file")
     try:
-        return parse_plan(text)
+        plan = parse_plan(text)
     except PlanFileError as error:
         raise PlanFileError(f"{plan_path}: {error}") from None
+    latest = max([plan.start, plan.end, *(week.end for week in plan.weeks)])
+    if latest.year > LAST_PLAN_YEAR:
+        raise PlanFileError(
+            f"{plan_path}: the plan runs to {latest.isoformat()}; dates after {LAST_PLAN_YEAR} cannot be planned"
+        )
+    return text, plan
 
 
 class ProgressStore:
@@ -88,9 +104,12 @@ class ProgressStore:
         """Append one check-in. Raises UsageError for impossible values, PlanFileError if it cannot be saved."""
         if week < 1:
             raise UsageError(f"week numbers start at 1, got {week}")
-        if hours is not None and not (math.isfinite(hours) and hours >= 0):
-            raise UsageError(f"hours must be a number of at least 0, got {hours:g}")
-        note = note.strip() if note and note.strip() else None
+        if hours is not None and not (math.isfinite(hours) and 0 <= hours <= HOURS_PER_WEEK):
+            raise UsageError(f"hours must be a number from 0 to {HOURS_PER_WEEK} (the hours in a week), got {hours:g}")
+        if note is not None and has_surrogates(note):
+            raise UsageError("the note is not valid UTF-8 text: check the terminal's encoding")
+        note = clean_line(note).strip() if note else None
+        note = note or None
         checkin = Checkin(week=week, on=on, hours=hours, note=note, done=done)
         recorded_at = datetime.now(UTC).isoformat(timespec="seconds")
         with self._transaction(create=True) as connection:

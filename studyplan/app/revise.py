@@ -94,12 +94,9 @@ def check_revisable(plan_path: Path) -> None:
 
 def read_plan_text(plan_path: Path) -> str:
     """The saved plan's text; PlanFileError (one line naming the file) when it cannot be read or parsed."""
-    text = read_user_file(plan_path, PlanFileError, "plan file")
-    try:
-        parse_plan(text)
-    except PlanFileError as error:
-        raise PlanFileError(f"{plan_path}: {error}") from None
-    return text
+    from studyplan.app.progress import read_plan_source
+
+    return read_plan_source(plan_path)[0]
 
 
 # --- the tools -----------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import time
 from collections.abc import Iterable
@@ -23,6 +22,7 @@ from typing import Any
 from studyplan.core.events import Event
 from studyplan.errors import UsageError
 from studyplan.paths import ensure_folder, user_file_mode
+from studyplan.safe_text import json_line
 
 REDACTED = "***"
 
@@ -76,7 +76,7 @@ class TraceWriter:
                 return
             raise ValueError(f"The trace {self.path} is already closed")
         record = {"t": round(time.monotonic() - self._started, 3), "kind": kind, **data}
-        line = _json_line(self._plain(record))
+        line = json_line(self._plain(record)).encode("utf-8")
         try:
             written = 0
             while written < len(line):
@@ -121,11 +121,3 @@ class TraceWriter:
             text = text.replace(secret, REDACTED)
         return text
 
-
-def _json_line(record: Any) -> bytes:
-    """One JSON line as UTF-8; text that is not valid Unicode (lone surrogates from undecodable input) is
-    written as \\u escapes, so the line stays valid JSON and valid UTF-8."""
-    try:
-        return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-    except UnicodeEncodeError:
-        return (json.dumps(record) + "\n").encode("ascii")

@@ -17,11 +17,17 @@ MAX_GOALS_FILE_CHARS = 2_000_000
 
 
 def read_stdin(limit: int, what: str) -> str:
-    """Up to `limit` characters from stdin; UsageError if there is more (nothing is silently cut)."""
-    text = sys.stdin.read(limit + 1)
-    if len(text) > limit:
-        raise UsageError(f"{what} on stdin is longer than {limit:,} characters")
-    return text
+    """Up to `limit` bytes from stdin; UsageError if there is more (nothing is silently cut).
+
+    Read as bytes: bytes that are not UTF-8 are kept as lone surrogates (surrogateescape), so the one goal
+    they are in is refused with its reason instead of the whole input failing to decode.
+    """
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1)  # a bare text stream
+    if len(data) > limit:
+        raise UsageError(f"{what} on stdin is longer than {limit:,} bytes")
+    text = data.decode("utf-8", errors="surrogateescape") if isinstance(data, bytes) else data
+    return text.removeprefix("\ufeff")
 
 
 def goal_text(goal: str) -> str:
@@ -39,14 +45,7 @@ def read_goals(goals_file: str) -> list[BatchGoal]:
 
     if goals_file == "-":
         return parse_goals(read_stdin(MAX_GOALS_FILE_CHARS, "the goals file"), "stdin")
-    path = Path(goals_file)
-    try:
-        with path.open(encoding="utf-8-sig") as handle:
-            text = handle.read(MAX_GOALS_FILE_CHARS + 1)
-    except FileNotFoundError:
-        raise UsageError(f"{goals_file}: goals file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{goals_file}: cannot be read ({error})") from None
-    if len(text) > MAX_GOALS_FILE_CHARS:
-        raise UsageError(f"{goals_file}: longer than {MAX_GOALS_FILE_CHARS:,} characters")
+    from studyplan.paths import read_user_file
+
+    text = read_user_file(Path(goals_file), UsageError, "goals file", limit=MAX_GOALS_FILE_CHARS)
     return parse_goals(text, goals_file)

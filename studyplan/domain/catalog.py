@@ -22,6 +22,7 @@ from studyplan.domain import vocabulary
 from studyplan.domain.vocabulary import LEVELS, Level
 from studyplan.errors import CatalogError
 from studyplan.paths import read_user_file
+from studyplan.safe_text import clean_line, printable
 
 CATALOG_ENV_VAR = "STUDYPLAN_CATALOG"
 CATALOG_FILE_NAME = "courses.json"
@@ -189,6 +190,8 @@ class Catalog:
             raise CatalogError(
                 f"{source}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
             ) from None
+        except RecursionError:
+            raise CatalogError(f"{source}: JSON nested too deeply to be a catalog") from None
         return cls(_parse_catalog(data, source), source)
 
     @property
@@ -307,6 +310,8 @@ def _parse_catalog(data: Any, source: str) -> list[Course]:
             raise CatalogError(f"{source}: 'courses' must be a list of course objects")
     else:
         raise CatalogError(f"{source}: expected a JSON object with a 'courses' list")
+    if not raw_courses:
+        raise CatalogError(f"{source}: the course list is empty; a catalog needs at least one course")
     return [_parse_course(raw, position, source) for position, raw in enumerate(raw_courses, start=1)]
 
 
@@ -329,6 +334,8 @@ def _parse_course(raw: Any, position: int, source: str) -> Course:
     def text(field: str, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
             raise fail(f"'{field}' must be a non-empty string")
+        if clean_line(value) != value:  # it would reach the terminal and the plans as it is
+            raise fail(f"'{field}' holds a control character or escape code: {printable(value.strip())}")
         return value.strip()
 
     def text_list(field: str, value: Any) -> list[str]:

@@ -137,6 +137,8 @@ class OpenAIChatModel:
             # A non-JSON body comes back from the SDK as a str; a JSON body without choices lacks attributes.
             message = completion.choices[0].message
             usage = completion.usage
+            if message is None:  # a choice without its message is no reply
+                raise TypeError("no message")
         except (AttributeError, IndexError, TypeError) as err:
             raise self._not_a_completion() from err
         tool_calls = [

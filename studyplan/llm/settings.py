@@ -115,6 +115,11 @@ def resolve_settings(
     )
     if model is None and base_url is None:
         return _offline(temperature, _unused_key_notice(env))
+    if base_url is not None and any(character.isspace() or not character.isprintable() for character in base_url):
+        raise UsageError(
+            f"the endpoint URL holds a space, line break or control character ({base_url!r}): check "
+            "--base-url, OPENAI_BASE_URL or the config file's base_url"
+        )
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise UsageError(
             f"--base-url must start with http:// or https:// (got {base_url!r}), e.g. http://localhost:11434/v1."
