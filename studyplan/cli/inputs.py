@@ -17,16 +17,17 @@ MAX_GOALS_FILE_CHARS = 2_000_000
 
 
 def read_stdin(limit: int, what: str) -> str:
-    """Up to `limit` bytes from stdin; UsageError if there is more (nothing is silently cut).
+    """Up to `limit` characters from stdin; UsageError if there is more (nothing is silently cut).
 
-    Read as bytes: bytes that are not UTF-8 are kept as lone surrogates (surrogateescape), so the one goal
-    they are in is refused with its reason instead of the whole input failing to decode.
+    Read as bytes (at most 4 per character): bytes that are not UTF-8 are kept as lone surrogates
+    (surrogateescape), so the one goal they are in is refused with its reason instead of the whole input
+    failing to decode.
     """
     stream = getattr(sys.stdin, "buffer", None)
-    data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1)  # a bare text stream
-    if len(data) > limit:
-        raise UsageError(f"{what} on stdin is longer than {limit:,} bytes")
+    data = stream.read(4 * limit + 1) if stream is not None else sys.stdin.read(limit + 1)  # a bare text stream
     text = data.decode("utf-8", errors="surrogateescape") if isinstance(data, bytes) else data
+    if len(text) > limit or len(data) > 4 * limit:
+        raise UsageError(f"{what} on stdin is longer than {limit:,} characters")
     return text.removeprefix("\ufeff")
 
 
