@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,10 @@ from studyplan.cli.options import (
     TimeoutOption,
     TodayOption,
 )
+
+if TYPE_CHECKING:
+    from studyplan.app.evaluate import EvaluationInterrupted
+    from studyplan.errors import Interrupted
 
 EXAMPLES = """\b
 Examples:
@@ -74,7 +78,6 @@ def eval_command(
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
-    from studyplan.errors import Interrupted
     from studyplan.llm.settings import BoundFlags
     from studyplan.ui.batch import batch_progress
     from studyplan.ui.console import make_console
@@ -101,15 +104,19 @@ def eval_command(
             try:
                 result = evaluate(goals, chosen, base, loaded_catalog, jobs, source, advance)
             except EvaluationInterrupted as interrupted:
-                written = interrupted.report.write(report)
-                listed = ", ".join(str(path) for path in written)
-                raise Interrupted(
-                    f"Interrupted: the report of the {interrupted.finished_runs} runs that finished is in {listed}."
-                ) from None
+                raise _report_interrupted(interrupted, report) from None
     render_eval_table(console, result, list(result.write(report)))
     runs = [run for measures in result.runs.values() for run in measures]
     if runs and all(run.status == "error" for run in runs):
         raise typer.Exit(EXIT_MODEL)
+
+
+def _report_interrupted(interrupted: EvaluationInterrupted, report: Path) -> Interrupted:
+    """Ctrl-C: write the report of the runs that finished, and say where it is."""
+    from studyplan.errors import Interrupted
+
+    listed = ", ".join(str(path) for path in interrupted.report.write(report))
+    return Interrupted(f"Interrupted: the report of the {interrupted.finished_runs} runs that finished is in {listed}.")
 
 
 def register(app: typer.Typer) -> None:
