@@ -42,9 +42,11 @@ class TimedModel:
         self.seconds = 0.0
         self.replies: list[ModelReply] = []
 
-    def complete(self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None) -> ModelReply:
+    def complete(
+        self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None, tool_choice: Any = None
+    ) -> ModelReply:
         started = time.perf_counter()
-        result = self.model.complete(messages, tools, stop)
+        result = self.model.complete(messages, tools, stop, tool_choice)
         self.seconds += time.perf_counter() - started
         self.replies.append(result)
         return result
@@ -57,7 +59,9 @@ class ReplayModel:
     def __init__(self, replies: list[ModelReply]) -> None:
         self._replies = iter(replies)
 
-    def complete(self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None) -> ModelReply:
+    def complete(
+        self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None, tool_choice: Any = None
+    ) -> ModelReply:
         return next(self._replies)
 
 

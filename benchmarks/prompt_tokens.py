@@ -93,7 +93,9 @@ def first_request_tokens(goal: str, protocol: str, catalog: Catalog) -> int:
         name, offline = "recorder", False
         first: tuple[list[dict[str, Any]], list[dict[str, Any]] | None] | None = None
 
-        def complete(self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None) -> ModelReply:
+        def complete(
+            self, messages: list[dict[str, Any]], tools: Any = None, stop: Any = None, tool_choice: Any = None
+        ) -> ModelReply:
             self.first = self.first or (list(messages), tools)  # the loop appends to its list later
             return ModelReply("Final Answer: -")
 

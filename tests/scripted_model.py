@@ -30,8 +30,11 @@ class ScriptedModel:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
+        tool_choice: str | None = None,
     ) -> ModelReply:
-        self.requests.append({"messages": [dict(m) for m in messages], "tools": tools, "stop": stop})
+        self.requests.append(
+            {"messages": [dict(m) for m in messages], "tools": tools, "stop": stop, "tool_choice": tool_choice}
+        )
         if not self.replies:
             raise AssertionError("the scripted model ran out of replies")
         reply = self.replies.pop(0)

@@ -88,6 +88,29 @@ def test_tool_calling_run_saves_the_plan(
     assert bool(bodies[0].get("stream")) is streamed
 
 
+FORCED_DATE = {"type": "function", "function": {"name": "get_current_date"}}
+
+
+def test_the_first_request_forces_the_date_call(cli, scripted_server: ScriptedServer, plan_text: str, capsys) -> None:
+    scripted_server.add(*trajectory(plan_text))
+    code, _, _ = cli("零基础学机器学习", capsys=capsys)
+    assert code == EXIT_OK
+    assert scripted_server.bodies[0]["tool_choice"] == FORCED_DATE
+    assert all("tool_choice" not in body for body in scripted_server.bodies[1:])
+
+
+def test_a_server_refusing_tool_choice_gets_the_request_again_without_it(
+    cli, scripted_server: ScriptedServer, plan_text: str, tmp_path: Path, capsys
+) -> None:
+    scripted_server.add(error(400, "tool_choice with a named function is not supported"), *trajectory(plan_text))
+    code, _, _ = cli("零基础学机器学习", capsys=capsys)
+    assert code == EXIT_OK and (tmp_path / "plans" / "ml-6w.md").exists()
+    bodies = scripted_server.bodies
+    assert bodies[0]["tool_choice"] == FORCED_DATE and "tools" in bodies[0]
+    assert "tool_choice" not in bodies[1] and "tools" in bodies[1]  # still the tools protocol, not text
+    assert bodies[1]["messages"] == bodies[0]["messages"]
+
+
 def test_server_error_is_retried_then_reported_in_one_line(
     cli, scripted_server: ScriptedServer, tmp_path: Path, capsys
 ) -> None:
@@ -115,6 +138,39 @@ def test_answer_without_saving_is_reminded_then_ends_without_plan(cli, scripted_
     reminder = scripted_server.bodies[1]["messages"][-1]
     assert reminder["role"] == "user" and "compose_plan" in reminder["content"]
     assert "Sorry, I cannot plan cooking lessons." in out
+
+
+def test_an_unsaved_plan_in_prose_is_kept_as_an_unchecked_draft(
+    cli, scripted_server: ScriptedServer, tmp_path: Path, capsys
+) -> None:
+    prose = "# 机器学习 12 周计划\n\n## 第一阶段\n\n### 第 1 周（2023-09-01 – 2023-09-07）\n- [ML101] 机器学习基础"
+    scripted_server.add(reply(prose), reply(prose + "\n\n以上就是计划。"))
+    code, out, _ = cli("零基础3个月学机器学习", capsys=capsys)
+    assert code == EXIT_NO_PLAN
+    draft = tmp_path / "plans" / "machine-learning.draft-unchecked.md"
+    text = draft.read_text(encoding="utf-8")
+    assert "never saved it as a plan" in text and text.rstrip().endswith("以上就是计划。")
+    assert [p.name for p in (tmp_path / "plans").iterdir()] == [draft.name]  # nothing else, no plan
+    assert "machine-learning.draft-unchecked.md" in " ".join(out.split())  # the message says where
+
+
+def test_a_short_refusal_is_not_kept_as_a_draft(cli, scripted_server: ScriptedServer, tmp_path: Path, capsys) -> None:
+    scripted_server.add(reply("No course fits."), reply("Sorry, no course fits this goal."))
+    code, _, _ = cli("学习量子烹饪", capsys=capsys)
+    assert code == EXIT_NO_PLAN
+    assert not (tmp_path / "plans").exists() or not list((tmp_path / "plans").iterdir())
+
+
+def test_a_failing_call_repeated_ends_with_the_step_code_naming_it(
+    cli, scripted_server: ScriptedServer, capsys
+) -> None:
+    same = {"content": "# plan", "filename": "../up.md"}
+    scripted_server.add(*(reply(None, [call("save_plan", **same)]) for _ in range(3)))
+    code, out, _ = cli("learn SQL", capsys=capsys)
+    assert code == EXIT_STEP_LIMIT
+    flat = " ".join(out.split())
+    assert "repeated" in flat and "save_plan(" in flat and "../up.md" in flat
+    assert len(scripted_server.bodies) == 3  # stopped after two repeats in a row
 
 
 def test_step_bound_ends_the_run_with_its_own_code(cli, scripted_server: ScriptedServer, capsys) -> None:

@@ -91,7 +91,7 @@ def test_ctrl_c_leaves_no_partial_plan_and_keeps_the_trace(
     class InterruptedModel:
         name, offline = "interrupted", False
 
-        def complete(self, messages, tools=None, stop=None):
+        def complete(self, messages, tools=None, stop=None, tool_choice=None):
             raise KeyboardInterrupt
 
     monkeypatch.setattr(runner, "build_model", lambda *args, **kwargs: InterruptedModel())

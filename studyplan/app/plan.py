@@ -9,24 +9,25 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from studyplan.app.trace import TraceWriter
 from studyplan.core.agent import Agent, AgentConfig
 from studyplan.core.encoding import ModelProtocol, NativeToolsProtocol
-from studyplan.core.events import Event, Notice, RunStarted
+from studyplan.core.events import Event, Notice, RunFinished, RunStarted
 from studyplan.core.journal import Journal
 from studyplan.core.model import ChatModel
 from studyplan.core.tools import ToolRegistry
+from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog
 from studyplan.errors import StudyplanError, UsageError
 from studyplan.llm.settings import BoundFlags, ModelSettings
-from studyplan.paths import ensure_folder
+from studyplan.paths import display_path, ensure_folder
 from studyplan.planner.context import ToolContext
 from studyplan.planner.task import plan_task
-from studyplan.planner.tools import build_registry
+from studyplan.planner.tools import build_registry, write_new_file
 from studyplan.safe_text import clean_line, has_surrogates
 
 # The SDK's own retries (429 and 5xx, honouring Retry-After) for one interactive run.
@@ -71,6 +72,7 @@ class AgentRun:
     secrets: list[str] = field(default_factory=list)
     log: bool = True
     trace_stopped: str | None = None  # why the trace stopped early (a full disk), when it did
+    keep_drafts: bool = False  # a plan the model wrote in prose without saving is kept as an unchecked draft
 
     def events(self) -> Generator[Event, None, None]:
         """The agent's events, each written to the trace (when there is one) and the run log before it is
@@ -82,7 +84,7 @@ class AgentRun:
             # The trace writer records an exception escaping this block (Ctrl-C included) before closing.
             trace = stack.enter_context(TraceWriter(self.trace_path, self.secrets)) if self.trace_path else None
             try:
-                for event in self._with_notice(self.agent.run(self.goal)):
+                for event in self._keeping_draft(self._with_notice(self.agent.run(self.goal))):
                     if trace and trace.stopped is None:
                         trace.write(event)
                         if trace.stopped is not None:  # the run goes on without it: the plan matters more
@@ -104,11 +106,52 @@ class AgentRun:
         if recorder:
             write_run(recorder.result(), log_path())
 
+    def _keeping_draft(self, events: Iterator[Event]) -> Iterator[Event]:
+        """A run that ended without a plan but with the model's own plan in prose: that text is kept beside the
+        plans, named so that nobody takes it for a checked plan, and the last event says where."""
+        for event in events:
+            if not (self.keep_drafts and isinstance(event, RunFinished) and event.status == "no_plan"):
+                yield event
+                continue
+            if not looks_like_a_plan(event.summary):
+                yield event
+                continue
+            try:
+                path = keep_unchecked_draft(self.context.plans_dir, self.goal, event.summary)
+            except (OSError, StudyplanError) as error:
+                yield Notice(f"The model's unsaved plan could not be kept: {error}", "warning", "draft_not_kept")
+                yield event
+                continue
+            where = f"its own plan is kept, unchecked, in {display_path(path)}"
+            yield Notice(f"The model answered with a plan but never saved one: {where}.", "warning", "draft_kept")
+            yield replace(event, detail=where)
+
     def _with_notice(self, events: Iterator[Event]) -> Iterator[Event]:
         for event in events:
             yield event
             if isinstance(event, RunStarted) and self.settings.notice:
                 yield Notice(self.settings.notice)
+
+
+DRAFT_SUFFIX = ".draft-unchecked.md"
+MIN_DRAFT_CHARS = 400  # shorter prose is an explanation (no course for this), not a plan worth keeping
+
+
+def looks_like_a_plan(text: str) -> bool:
+    """Whether an answer is a plan written in prose: a Markdown heading, or long enough to be one."""
+    return any(line.lstrip().startswith("#") for line in text.splitlines()) or len(text.strip()) >= MIN_DRAFT_CHARS
+
+
+def keep_unchecked_draft(plans_dir: Path, goal: str, text: str) -> Path:
+    """Write the model's unsaved answer as `<topic>.draft-unchecked.md` in the plans folder, never replacing
+    a file; the heading says it was never checked."""
+    topics = vocabulary.find_topics(goal)
+    stem = topics[0].replace("_", "-") if topics else "plan"
+    note = (
+        "<!-- studyplan: the model wrote this as its answer and never saved it as a plan. Nothing in it was "
+        "checked (courses, links, dates); it is not a plan studyplan can track. -->\n\n"
+    )
+    return write_new_file(plans_dir, f"{stem}{DRAFT_SUFFIX}", note + text.strip() + "\n")
 
 
 def build_model(
@@ -196,7 +239,9 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
     registry = build_registry(context)
     model = build_model(settings, catalog, options.stream, journal=registry.journal)
     agent = make_agent(model, context, options.max_steps, options.protocol, registry)
-    return agent_run(agent, goal_with_start(goal, start), options, settings, context)
+    run = agent_run(agent, goal_with_start(goal, start), options, settings, context)
+    run.keep_drafts = True
+    return run
 
 
 def user_sentence(text: str, what: str) -> str:

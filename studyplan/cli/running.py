@@ -26,5 +26,5 @@ def watch(run: AgentRun, options: RunOptions, json_output: bool = False) -> RunF
             renderer = Renderer(make_console(), quiet=options.quiet, trace_path=run.trace_path)
             finished = show_run(events, renderer)
     if options.quiet and not json_output and finished.status != "saved":
-        render_error(make_console(stderr=True), status_message(finished.status))
+        render_error(make_console(stderr=True), status_message(finished.status, finished.detail))
     return finished

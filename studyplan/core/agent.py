@@ -155,8 +155,12 @@ class Agent:
         request = self.protocol.request(state.messages, self.registry)
         yield ModelCallStarted(step, _snapshot(request.messages))
         started = time.perf_counter()
+        forced = self._forced_tool(step, request.tools)
         try:
-            reply = self.model.complete(request.messages, request.tools, request.stop)
+            if forced:
+                reply = self.model.complete(request.messages, request.tools, request.stop, tool_choice=forced)
+            else:
+                reply = self.model.complete(request.messages, request.tools, request.stop)
         except ToolsNotSupported:
             if not self.protocol.fallback_to_text:
                 raise
@@ -173,6 +177,13 @@ class Agent:
         state.last_prompt_tokens = reply.usage.prompt_tokens if reply.usage and reply.usage.prompt_tokens else None
         yield ModelCallFinished(step, time.perf_counter() - started, reply.usage, reply.to_message())
         return reply
+
+    def _forced_tool(self, step: int, tools: list[dict[str, Any]] | None) -> str | None:
+        """The tool the first request asks the server to call (the task's first step), with native tools only."""
+        first = self.task.first_tool
+        if step != 1 or not tools or self.model.offline or first is None or first not in self.registry:
+            return None
+        return first
 
     def _run_calls(self, step: int, reply: ModelReply, decision: Decision, state: _RunState) -> Iterator[Event]:
         """Run every call of one turn (parallel calls included) and answer each with an observation."""

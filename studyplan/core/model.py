@@ -49,8 +49,12 @@ class ChatModel(Protocol):
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
+        tool_choice: str | None = None,
     ) -> ModelReply:
-        """Return the model's next reply. Raises `studyplan.errors.ModelError` subclasses on failure."""
+        """Return the model's next reply. Raises `studyplan.errors.ModelError` subclasses on failure.
+
+        `tool_choice` names a tool the reply should call (the loop asks for it on a first request only); a
+        model or server that cannot force a call answers as if it were not given."""
         ...
 
 

@@ -37,6 +37,7 @@ _SERVER_MESSAGE_LIMIT = 200
 _MENTIONS_TOOLS = re.compile(r"\btools?\b|tool_choice|tool[ _]calls?|function[ _]call", re.IGNORECASE)
 _SAYS_UNSUPPORTED = re.compile(r"support|not enabled|requires|enable", re.IGNORECASE)
 _MENTIONS_STREAM_OPTIONS = re.compile(r"stream_options|include_usage", re.IGNORECASE)
+_MENTIONS_TOOL_CHOICE = re.compile(r"tool[_ ]choice", re.IGNORECASE)
 
 
 class OpenAIChatModel:
@@ -73,6 +74,7 @@ class OpenAIChatModel:
         attempts = max_retries + 1
         self._attempts_text = f"{attempts} attempt" if attempts == 1 else f"{attempts} attempts"
         self._send_stream_options = True  # cleared once the server rejects them
+        self._send_tool_choice = True  # cleared once the server rejects a forced tool_choice
         self._client = openai.OpenAI(
             api_key=self._api_key,
             base_url=base_url,
@@ -93,6 +95,7 @@ class OpenAIChatModel:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
+        tool_choice: str | None = None,
     ) -> ModelReply:
         import openai
 
@@ -108,9 +111,11 @@ class OpenAIChatModel:
             request["tools"] = tools
         if stop:
             request["stop"] = stop
+        if tools and tool_choice and self._send_tool_choice:
+            request["tool_choice"] = {"type": "function", "function": {"name": tool_choice}}
         self._clock.start_request()
         try:
-            return self._complete_streamed(request) if self.stream else self._complete_plain(request)
+            return self._complete_choosing(request)
         except RequestStopped as err:  # out of time, or nothing listens: said once, never retried
             raise err.error from None
         except openai.APIStatusError as err:
@@ -130,6 +135,20 @@ class OpenAIChatModel:
             raise ModelError(f"The endpoint at {self.endpoint} failed mid-reply: {text}") from err
         except ValueError as err:  # a body that claims to be JSON but is not
             raise self._not_a_completion() from err
+
+    def _complete_choosing(self, request: dict[str, Any]) -> ModelReply:
+        """The request as is; a server that refuses a forced tool_choice gets it again without, and never again."""
+        import openai
+
+        send = self._complete_streamed if self.stream else self._complete_plain
+        try:
+            return send(request)
+        except openai.APIStatusError as err:
+            # Only an error that names tool_choice: "tools not supported" must reach the text-protocol switch.
+            if "tool_choice" not in request or not _MENTIONS_TOOL_CHOICE.search(f"{err.body} {err.message}"):
+                raise
+            self._send_tool_choice = False
+            return send({key: value for key, value in request.items() if key != "tool_choice"})
 
     def _complete_plain(self, request: dict[str, Any]) -> ModelReply:
         completion = self._client.chat.completions.create(**request)

@@ -100,6 +100,7 @@ class OfflinePlanner:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
+        tool_choice: str | None = None,  # the rules already call the date first
     ) -> ModelReply:
         """The next step of the trajectory. Raises UsageError when the goal itself cannot be planned."""
         conversation = _Conversation(first_user_text(messages), self.journal)

@@ -49,6 +49,7 @@ class OfflineReviser:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None = None,
         stop: list[str] | None = None,
+        tool_choice: str | None = None,  # the rules already call the date first
     ) -> ModelReply:
         return _Turn(first_user_text(messages), self.journal.entries, self.catalog).reply()
 

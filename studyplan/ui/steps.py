@@ -173,7 +173,7 @@ class Renderer:
         if event.status == "saved" and event.plan_path is not None:
             line = Text.assemble(("✓ Plan saved: ", "bold green"), (display_path(event.plan_path), "bold"))
         else:
-            line = Text(f"⚠ {status_message(event.status)}", style="bold yellow")
+            line = Text(f"⚠ {status_message(event.status, event.detail)}", style="bold yellow")
             if event.plan_path is not None:
                 line.append(f" The last saved plan is {display_path(event.plan_path)}.", style="yellow")
         # soft_wrap keeps a long path on one line, so it can be copied. The summary is already on screen

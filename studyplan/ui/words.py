@@ -17,9 +17,11 @@ STATUS_MESSAGES: dict[RunStatus, str] = {
 }
 
 
-def status_message(status: RunStatus) -> str:
-    """One sentence describing how a run ended (the CLI may reuse it for its own error line)."""
-    return STATUS_MESSAGES[status]
+def status_message(status: RunStatus, detail: str = "") -> str:
+    """One sentence describing how a run ended (the CLI may reuse it for its own error line); `detail` (the
+    repeated call, where an unsaved draft is kept) is added to it."""
+    message = STATUS_MESSAGES[status]
+    return f"{message.removesuffix('.')}: {detail}." if detail else message
 
 
 def format_seconds(seconds: float) -> str:
