@@ -118,7 +118,7 @@ def test_the_reminder_after_an_early_answer_names_the_missing_steps(catalog: Cat
     reminder = model.requests[2]["messages"][-1]["content"]
     assert "get_current_date" not in reminder  # the date was asked for
     assert "no course searched yet for 机器学习" in reminder and 'search_courses(topic="Python")' in reminder
-    assert "the plan is not saved: call save_plan" in reminder
+    assert "no plan composed yet: call compose_plan" in reminder
 
 
 def test_missing_for_plan_reads_the_journal(catalog: Catalog, tmp_path: Path) -> None:
@@ -127,7 +127,9 @@ def test_missing_for_plan_reads_the_journal(catalog: Catalog, tmp_path: Path) ->
     assert missing_for_plan(goal, registry.journal)[0] == "today's date: call get_current_date"
     registry.execute(1, "a", "get_current_date", {})
     registry.execute(2, "b", "search_courses", {"topic": "ML"})  # an alias of the goal's topic counts
-    assert missing_for_plan(goal, registry.journal) == ["the plan is not saved: call save_plan"]
+    assert missing_for_plan(goal, registry.journal) == [
+        "no plan composed yet: call compose_plan with course ids from your searches"
+    ]
 
 
 # --- a task the loop knows nothing about ---------------------------------------------------------------------
