@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pytest
 from plan_samples import valid_plan
 
 from studyplan.app.progress import ProgressStore
-from studyplan.cli.exit_codes import EXIT_DATA, EXIT_OK, EXIT_USAGE
+from studyplan.cli.exit_codes import EXIT_DATA, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_USAGE
 from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 
@@ -192,3 +195,18 @@ def test_revise_json(studyplan, plans: Path) -> None:
     assert (changes["weeks_before"], changes["weeks_after"]) == (6, 4)
     assert changes["summary"].startswith(("changed", "removed", "added", "moved"))
     assert {week["change"] for week in changes["weeks"]} <= {"changed", "added", "removed", "moved"}
+
+
+def test_a_reader_that_stops_early_is_not_an_error(plans: Path, tmp_path: Path) -> None:
+    """`studyplan show plan.md | head -1`: the closed pipe ends the command quietly with 141, as SIGPIPE would."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "studyplan", "show", "plans/ml.md", "--today", "2026-12-09"],
+            cwd=tmp_path, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert result.returncode == EXIT_OUTPUT_CLOSED
+    assert result.stderr == ""

@@ -29,6 +29,7 @@ EXIT_BATCH_INCOMPLETE = 7  # `batch`: some goal ended without a saved plan (see 
 EXIT_PLAN_CHANGED = 8  # `revise`: the plan changed on disk while it was being revised; nothing was saved
 EXIT_TRACE_STOPPED = 9  # the plan was saved, but writing the trace failed (disk full) and the trace stopped
 EXIT_INTERRUPTED = 130
+EXIT_OUTPUT_CLOSED = 141  # stdout closed early (`| head`): 128 + SIGPIPE, what a shell shows for it
 
 # The one mapping from error types to exit codes (most specific first).
 EXIT_CODES: list[tuple[type[BaseException], int]] = [

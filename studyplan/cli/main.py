@@ -22,7 +22,14 @@ from studyplan.cli.commands import batch, checkin, config, export, keys, logs, p
 from studyplan.cli.commands import eval as eval_
 from studyplan.cli.commands import list as list_
 from studyplan.cli.commands import open as open_
-from studyplan.cli.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_code_for
+from studyplan.cli.exit_codes import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_OUTPUT_CLOSED,
+    EXIT_USAGE,
+    exit_code_for,
+)
 from studyplan.errors import Interrupted, StudyplanError, UsageError
 
 # The order `studyplan --help` lists the commands in (eval_, list_, open_: modules named after their commands,
@@ -116,6 +123,9 @@ def run_cli(argv: Sequence[str] | None = None) -> int:
     except typer.TyperException as error:  # bad flags or arguments, as worded by typer
         render_error(make_console(stderr=True), error.format_message())
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader stopped early (`| head`): nothing to report, and nothing left to print
+        _discard_stdout()
+        return EXIT_OUTPUT_CLOSED
     except (KeyboardInterrupt, typer.Abort):  # Ctrl-C outside a command (e.g. while parsing)
         return EXIT_INTERRUPTED
     except StudyplanError as error:
@@ -129,6 +139,15 @@ def run_cli(argv: Sequence[str] | None = None) -> int:
             f"internal error: {type(error).__name__}: {error} (set STUDYPLAN_DEBUG=1 for the traceback)",
         )
         return EXIT_INTERNAL
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush does not fail on the closed pipe too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (tests capture stdout): nothing will flush
+        pass
 
 
 for _module in COMMAND_MODULES:

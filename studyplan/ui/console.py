@@ -29,7 +29,14 @@ def make_console(stderr: bool = False, no_color: bool | None = None) -> Console:
     every string the screens print is built as `Text`, and nothing else should be interpreted.
     """
     chosen = no_color if no_color is not None else (True if _no_color else None)
-    return Console(stderr=stderr, no_color=chosen, markup=False, emoji=False, highlight=False)
+    return _Console(stderr=stderr, no_color=chosen, markup=False, emoji=False, highlight=False)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # Rich would exit 1 (our code for a bug); `studyplan show plan.md | head` is not one. The CLI's edge
+        # turns the error into its own exit code.
+        raise BrokenPipeError("stdout was closed")
 
 
 def is_plain(console: Console) -> bool:
