@@ -162,3 +162,24 @@ class _Stdin:
     def read(self, size: int = -1) -> str:
         text, self._text = self._text, ""
         return text
+
+
+def test_config_defaults_fill_what_the_goal_leaves_open(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cli(capsys, "config", "set", "hours_per_week", "6")
+    cli(capsys, "config", "set", "start", "2026-12-07")
+
+    code, out, _ = cli(capsys, "learn SQL in 4 weeks", "--today", "2026-11-30", "--json")
+    assert code == EXIT_OK
+    document = json.loads(out)
+    assert document["start"] == "2026-12-07"
+    plan_text = (tmp_path / document["plan"]).read_text(encoding="utf-8")
+    assert "6 hours" in plan_text
+    # The goal's own words win over the config file.
+    code, out, _ = cli(capsys, "learn SQL in 4 weeks, 3 hours a week", "--today", "2026-11-30", "--start", "today",
+                       "--json")
+    document = json.loads(out)
+    assert document["start"] == "2026-11-30"
+    assert "3 hours" in (tmp_path / document["plan"]).read_text(encoding="utf-8")

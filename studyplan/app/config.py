@@ -193,9 +193,36 @@ def _toml_value(value: Any) -> str:
     return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a TOML basic string
 
 
-def config_start(config: Mapping[str, Any]) -> date | None:
-    value = config.get("start")
-    return date.fromisoformat(str(value)) if value else None
+@dataclass(frozen=True)
+class GoalDefaults:
+    goal: str
+    start: date | None
+
+
+def goal_defaults(
+    goal: str, today: date, start: date | None, offline: bool, env: Mapping[str, str] = os.environ
+) -> GoalDefaults:
+    """The goal with what the config file says the goal leaves open: weekly hours, start, language.
+
+    The defaults are written into the goal sentence, where every model (and the offline planner's goal
+    parser) reads them: `hours_per_week` when the goal names no weekly time, `start` (when not past) when no
+    --start is given. `language` is a note for a model only: the offline planner writes the goal's language.
+    """
+    from studyplan.engine.time_phrases import hours_per_week
+    from studyplan.lang import detect_lang
+
+    config = read_config(env)
+    lang = detect_lang(goal)
+    hours = config.get("hours_per_week")
+    if hours and hours_per_week(goal) is None:
+        goal += f"，每周 {hours:g} 小时" if lang == "zh" else f", {hours:g} hours a week"
+    language = config.get("language")
+    if language and language != lang and not offline:
+        goal += "（计划用中文写）" if language == "zh" else " (write the plan in English)"
+    configured = config.get("start")
+    if start is None and configured and date.fromisoformat(str(configured)) >= today:
+        start = date.fromisoformat(str(configured))
+    return GoalDefaults(goal, start)
 
 
 def plans_dir(flag: Path | None, env: Mapping[str, str] = os.environ, config: Mapping[str, Any] | None = None) -> Path:

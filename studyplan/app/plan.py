@@ -232,9 +232,11 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
         )
     ensure_folder(options.plans_dir)  # a folder that cannot take the plan is named now, not after the model ran
     catalog = Catalog.load(options.catalog)
-    from studyplan.app.config import model_settings
+    from studyplan.app.config import goal_defaults, model_settings
 
     settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
+    defaults = goal_defaults(goal, options.today, start, settings.offline)
+    goal, start = defaults.goal, defaults.start
     context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir, goal=goal)
     registry = build_registry(context)
     model = build_model(settings, catalog, options.stream, journal=registry.journal)
