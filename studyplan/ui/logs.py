@@ -27,7 +27,8 @@ def render_logged_runs(console: Console, runs: list[LoggedRun]) -> None:
             (f"  {run.steps} steps · {tokens} · {format_seconds(run.seconds)}", "dim"),
         ), soft_wrap=True)
         console.print(Text.assemble(("  Goal: ", "bold"), run.goal), soft_wrap=True)
-        console.print(Text(f"  Model: {run.model} · {run.protocol} · {run.endpoint}"), soft_wrap=True)
+        where = "" if run.endpoint == "offline" else f" · {run.endpoint}"
+        console.print(Text(f"  Model: {run.model} · {run.protocol}{where}"), soft_wrap=True)
         if run.plan_path:
             console.print(Text(f"  Plan: {run.plan_path}"), soft_wrap=True)
         if run.error:
