@@ -24,6 +24,20 @@ from studyplan.engine.revision_request import Request
 from studyplan.lang import Lang
 
 MIN_PHASES = 3
+_HOURS_IN_TASK = re.compile(r"(?P<lead>约\s*|about\s+)(?P<hours>\d+(?:\.\d+)?)(?P<unit>\s*(?:小时|h\b|hours?))")
+
+
+def _task_hours(task: str) -> float:
+    match = _HOURS_IN_TASK.search(task)
+    return float(match["hours"]) if match else 0.0
+
+
+def _with_hours(task: str, share: float) -> str:
+    """The task with its stated hours times `share` ("about 8 h" → "about 4 h")."""
+    def scaled(match: re.Match[str]) -> str:
+        return f"{match['lead']}{round(float(match['hours']) * share, 1):g}{match['unit']}"
+
+    return _HOURS_IN_TASK.sub(scaled, task, count=1)
 
 
 @functools.cache
@@ -120,16 +134,30 @@ class PlanEditor:
             self._drop(edit, request.topic or "")
         elif request.kind == "add":
             self._add(edit, request.topic or "", found or [])
+        elif request.kind == "swap":
+            self._swap(edit, request.week or 1, request.other_week or 1)
+        elif request.kind == "drop_course":
+            self._drop_course(edit, request.words)
+        elif request.kind == "projects":
+            self._more_projects(edit)
         else:
             self._replan(edit, request)
         return self._finish(edit)
 
     def _lighten(self, edit: _Edit, number: int) -> None:
+        """Half of the week's work moves to a new week right after it: tasks that state their hours keep
+        half of them (the other half moves); the other tasks are shared out, the first half staying."""
         index = self._free_week_index(edit, number)
         entry = edit.entries[index]
         week, words = entry.week, self.words
         tasks = week.tasks or [week.content]
-        if len(tasks) == 1:
+        timed = [task for task in tasks if _HOURS_IN_TASK.search(task)]
+        if timed:
+            untimed = [task for task in tasks if task not in timed]
+            middle = math.ceil(len(untimed) / 2)
+            kept = [_with_hours(task, 0.5) for task in timed] + untimed[:middle]
+            moved = [_with_hours(task, 0.5) for task in timed] + untimed[middle:]
+        elif len(tasks) == 1:
             kept = [words["task_first_half"].format(task=tasks[0])]
             moved = [words["task_second_half"].format(task=tasks[0])]
         else:
@@ -145,7 +173,60 @@ class PlanEditor:
         week.tasks = kept
         week.deliverable = words["lightened_deliverable"].format(content=week.content)
         edit.entries.insert(index + 1, _Entry(entry.phase, rest))
-        edit.change = self.answers["change_lighten"].format(week=number, next=number + 1)
+        study = sum(_task_hours(task) for task in timed)
+        if study:
+            edit.change = self.answers["change_lighten_hours"].format(
+                week=number, next=number + 1, kept=f"{study / 2:g}", total=f"{study:g}", weeks=len(edit.entries)
+            )
+        else:
+            edit.change = self.answers["change_lighten"].format(week=number, next=number + 1)
+
+    def _swap(self, edit: _Edit, first: int, second: int) -> None:
+        """Two free weeks exchange what they study; dates and phases stay with the week positions."""
+        a, b = self._free_week_index(edit, first), self._free_week_index(edit, second)
+        if a == b:
+            raise self._refuse("swap_same", week=first)
+        week_a, week_b = edit.entries[a].week, edit.entries[b].week
+        for name in ("courses", "content", "tasks", "deliverable"):
+            value_a, value_b = getattr(week_a, name), getattr(week_b, name)
+            setattr(week_a, name, value_b)
+            setattr(week_b, name, value_a)
+        edit.change = self.answers["change_swap"].format(first=first, second=second)
+
+    def _drop_course(self, edit: _Edit, words: tuple[str, ...]) -> None:
+        """Drop the plan's course the words name ("drop the visualization course")."""
+        used = [course for ref in edit.plan.resources if (course := self._course(ref))]
+        named = [
+            course for course in used
+            if any(len(word) >= 3 and (word in course.name.lower() or word in (course.name_zh or "")
+                                       or word == course.id) for word in words)
+        ]  # fmt: skip
+        if len(named) != 1:
+            names = self.answers["list_separator"].join(f"[{c.id}] {c.name}" for c in used)
+            raise self._refuse("course_unclear", courses=names)
+        course = named[0]
+        topic = course.topics[0] if course.topics else ""
+        self._drop(edit, topic, only={course.id})
+
+    def _more_projects(self, edit: _Edit) -> None:
+        """Each free week of study builds a small project with what it teaches, instead of one practice task."""
+        words = self.words
+        changed = 0
+        for entry in edit.entries[edit.frozen :]:
+            week = entry.week
+            if not week.courses or not week.tasks:
+                continue
+            practice = [i for i, task in enumerate(week.tasks) if not _HOURS_IN_TASK.search(task)]
+            project = words["project_task"].format(content=week.content)
+            if practice:
+                week.tasks[practice[0]] = project
+            elif len(week.tasks) < 4:
+                week.tasks.append(project)
+            week.deliverable = words["project_deliverable"]
+            changed += 1
+        if not changed:
+            raise self._refuse("nothing_free", done=self._done_text())
+        edit.change = self.answers["change_projects"].format(count=changed, first=edit.frozen + 1)
 
     def _buffer_week(self, anchor: Week) -> Week:
         words = self.words
@@ -256,9 +337,11 @@ class PlanEditor:
         found = [course for week in weeks for ref in week.courses if (course := self._course(ref))]
         return list(dict.fromkeys(course for course in found if course.topics and course.topics[0] == topic))
 
-    def _drop(self, edit: _Edit, topic: str) -> None:
+    def _drop(self, edit: _Edit, topic: str, only: set[str] | None = None) -> None:
         free_weeks = [entry.week for entry in edit.entries[edit.frozen :]]
         dropped = self._primary_courses(free_weeks, topic)
+        if only is not None:
+            dropped = [course for course in dropped if course.id in only]
         label = self._topic_label(topic, self.answer_lang)
         if not dropped:
             raise self._refuse("topic_missing", topic=label)
@@ -388,6 +471,8 @@ class PlanEditor:
         return len(edit.entries)
 
     def _replan(self, edit: _Edit, request: Request) -> None:
+        if request.measured_weeks == 0:
+            raise self._refuse("replan_too_early")
         changes = []
         # Re-pace first, then shift: a buffer week inserted for lost time stays one week long.
         if request.hours is not None and request.hours > 0 and request.hours != edit.plan.hours_per_week:
@@ -405,6 +490,10 @@ class PlanEditor:
             raise self._refuse("on_pace")
         key = "change_replan_behind" if request.days_ahead < 0 else "change_replan_ahead"
         prefix = self.answers[key].format(days=abs(request.days_ahead)) if request.days_ahead else ""
+        if request.hours is not None and request.measured_weeks:
+            prefix += self.answers["measured_pace"].format(
+                hours=request.hours, weeks=request.measured_weeks, planned=self.original.hours_per_week
+            )
         edit.change = prefix + (" " if self.answer_lang == "en" else "").join(changes)
 
     # the result

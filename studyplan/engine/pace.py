@@ -32,6 +32,7 @@ class Pace:
     days_ahead: int  # negative: behind the calendar
     measured_hours: float | None  # hours actually spent per week, where check-ins recorded hours
     planned_hours: float
+    measured_weeks: int | None = None  # full weeks past with check-ins: a replan needs at least one
 
     @property
     def off_pace(self) -> bool:
@@ -45,11 +46,13 @@ def measure_pace(weeks: Sequence[WeekRecord], today: date, days_ahead: int, plan
     """Done weeks, days ahead/behind and hours per week actually spent (over weeks done or past)."""
     finished = [w for w in weeks if (w.done or w.end < today) and w.spent_hours > 0]
     measured = sum(w.spent_hours for w in finished) / len(finished) if finished else None
+    full_weeks = [w for w in weeks if w.end < today and (w.done or w.spent_hours > 0)]
     return Pace(
         done_weeks=[w.number for w in weeks if w.done],
         days_ahead=days_ahead,
         measured_hours=round(measured, 1) if measured is not None else None,
         planned_hours=planned_hours,
+        measured_weeks=len(full_weeks),
     )
 
 
@@ -77,4 +80,7 @@ def replan_request(pace: Pace, lang: Lang) -> str:
             if zh
             else f"actually about {measured} hours per week (planned {planned})"
         )
+    if pace.measured_weeks is not None:
+        count = pace.measured_weeks
+        parts.append(f"实测{count}周" if zh else f"measured over {count} week{'s' if count != 1 else ''}")
     return ("按实际进度重新安排：" + "，".join(parts)) if zh else ("Replan from measured pace: " + ", ".join(parts))

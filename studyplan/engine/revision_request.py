@@ -31,6 +31,13 @@ _ABSOLUTE = re.compile(rf"(?:到|至|为|成|\bto)\s*(?:{_ZH_NUMBER}|{_EN_NUMBER
 _PER_DAY = re.compile(r"每天|一天|每日|per day|a day|daily|each day", re.IGNORECASE)
 _PER_WEEK = re.compile(r"每周|一周|每星期|每个星期|per week|a week|weekly|each week|/\s*week", re.IGNORECASE)
 
+_WEEK_PAIR = re.compile(r"\bweeks?\s+(\d+)\s*(?:and|&|with|,)\s*(?:week\s*)?(\d+)\b", re.IGNORECASE)
+_SWAP = re.compile(r"对调|互换|调换|交换|\bswap\b|\bswitch\b|\bexchange\b", re.IGNORECASE)
+_HOLIDAY = re.compile(r"休假|放假|度假|旅行|出差|请假|没空|\bholiday|\bvacation|\baway\b|\bbusy\b|\bskip\b", re.I)
+_PROJECTS = re.compile(r"项目|实战|动手|project[- ]based|more projects?|hands[- ]on", re.IGNORECASE)
+_COURSE_WORD = re.compile(r"(?:课程?|\bcourse\b)", re.IGNORECASE)
+_FILLER_WORDS = {"drop", "remove", "the", "course", "please", "skip", "without", "get", "rid", "of", "a", "an", "my"}
+_MEASURED_WEEKS = re.compile(r"实测\s*(\d+)\s*周|measured over\s+(\d+)\s+weeks?", re.IGNORECASE)
 _REPLAN = re.compile(r"按实际进度|重新安排|replan|measured pace", re.IGNORECASE)
 _BEHIND = re.compile(r"落后\s*(\d+)\s*天|(\d+)\s*days?\s+behind", re.IGNORECASE)
 _AHEAD = re.compile(r"(?:领先|超前)\s*(\d+)\s*天|(\d+)\s*days?\s+ahead", re.IGNORECASE)
@@ -52,7 +59,9 @@ _ADD = re.compile(r"加上|加入|增加|添加|补充|再学|也学|加一?门|
 
 # --- understanding the request -------------------------------------------------------------------------
 
-RequestKind = Literal["lighten", "postpone", "resize", "hours", "drop", "add", "replan"]
+RequestKind = Literal[
+    "lighten", "postpone", "resize", "hours", "drop", "add", "replan", "swap", "drop_course", "projects"
+]
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,9 @@ class Request:
     hours: float | None = None  # hours: the new weekly time; replan: the measured weekly time
     topic: str | None = None  # drop / add: a topic key
     days_ahead: int = 0  # replan: negative when behind
+    other_week: int | None = None  # swap: the week exchanged with `week`
+    words: tuple[str, ...] = ()  # drop_course: the words that may name the course
+    measured_weeks: int | None = None  # replan: full weeks of check-ins the pace was measured over
 
 
 def _number(token: str) -> int:
@@ -108,19 +120,40 @@ def _first_group(match: re.Match[str] | None) -> int:
     return int(next(group for group in match.groups() if group)) if match else 0
 
 
+def _week_references(text: str) -> list[int]:
+    """Every week the text names, in order ("把第二周和第三周对调" → [2, 3])."""
+    if pair := _WEEK_PAIR.search(text):
+        return [int(pair[1]), int(pair[2])]
+    found = []
+    for match in _WEEK_REFERENCE.finditer(text):
+        found.append(_week_reference(match.group(0)) or 0)
+    return found
+
+
 def parse_request(text: str) -> Request | None:
     """What the learner asks for, or None when the offline reviser does not understand it."""
     if _REPLAN.search(text):
         measured = _MEASURED.search(text)
+        measured_weeks = _MEASURED_WEEKS.search(text)
         return Request(
             "replan",
             days_ahead=_first_group(_AHEAD.search(text)) - _first_group(_BEHIND.search(text)),
             hours=float(next(g for g in measured.groups() if g)) if measured else None,
+            measured_weeks=_first_group(measured_weeks) if measured_weeks else None,
         )
+    return _parse_change(text)
+
+
+def _parse_change(text: str) -> Request | None:
     if (hours := _hours(text)) is not None:
         return Request("hours", hours=hours)
     week = _week_reference(text)
     amount = _weeks_amount(text)
+    weeks_named = _week_references(text)
+    if _SWAP.search(text) and len(weeks_named) >= 2:
+        return Request("swap", week=weeks_named[0], other_week=weeks_named[1])
+    if week is not None and _HOLIDAY.search(text) and not _LIGHTEN.search(text):
+        return Request("postpone", week=week, weeks=amount or 1)  # "skip week 5, I'm on holiday"
     if _POSTPONE.search(text) and (week is not None or amount is not None):
         return Request("postpone", week=week or 1, weeks=amount or 1)
     if week is not None and _LIGHTEN.search(text):
@@ -134,4 +167,9 @@ def parse_request(text: str) -> Request | None:
         return Request("drop", topic=topics[0])
     if topics and _ADD.search(text):
         return Request("add", topic=topics[0])
+    if _DROP.search(text) and _COURSE_WORD.search(text):  # "drop the visualization course"
+        named = [w for w in re.findall(r"[\w+#.-]+", _DROP.sub(" ", text).lower()) if w not in _FILLER_WORDS]
+        return Request("drop_course", words=tuple(named)) if named else None
+    if _PROJECTS.search(text):
+        return Request("projects")
     return None
