@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from studyplan.domain.catalog import Catalog
-from studyplan.domain.document import PlanDoc, Week, course_ref_parts, parse_plan, render_labels
+from studyplan.domain.document import PlanDoc, Week, course_ref_parts, read_saved_plan, render_labels
 from studyplan.errors import PlanFileError, UsageError
 from studyplan.paths import read_user_file
 from studyplan.safe_text import clean_line, has_surrogates
@@ -67,7 +67,7 @@ def read_plan_source(plan_path: Path) -> tuple[str, PlanDoc]:
     or its dates are too close to the calendar's end (year 9999) to be moved or extended."""
     text = read_user_file(plan_path, PlanFileError, "plan file")
     try:
-        plan = parse_plan(text)
+        plan = read_saved_plan(text)
     except PlanFileError as error:
         raise PlanFileError(f"{plan_path}: {error}") from None
     latest = max([plan.start, plan.end, *(week.end for week in plan.weeks)])

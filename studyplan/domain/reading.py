@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 
 from studyplan.domain.dates import NUMBER, DateMention, find_dates, number_value
 from studyplan.domain.labels import aliases, is_self_check, key_of, normalize_label, plan_labels, starts_with_alias
@@ -161,6 +161,13 @@ class _Reader:
         self.time_note_lines: list[str] | None = None
         self.week_lang: Lang | None = None
         self.table_phase: str | None = None  # the phase cell of the last table row
+        self.source_lines = re.split(r"\r\n|\r|\n", text)  # as markdown-it counts lines
+
+    def _source(self, line: Line) -> SourceLine:
+        """The line as the plan's text has it (markers and all), for messages that quote it."""
+        number = line.number
+        written = self.source_lines[number - 1] if 0 < number <= len(self.source_lines) else line.text
+        return SourceLine(number, written.strip())
 
     def run(self) -> PlanScan:
         for line in markdown_lines(self.text):
@@ -224,7 +231,7 @@ class _Reader:
 
     def _open_week(self, number: int, rest: str, line: Line) -> None:
         self._current_phase()
-        self.week = _WeekDraft(number, find_dates(rest), SourceLine(line.number, line.text))
+        self.week = _WeekDraft(number, find_dates(rest), self._source(line))
         self.week_key = None
         self.section = "week"
 
@@ -294,7 +301,7 @@ class _Reader:
         elif key in ("start", "end") and getattr(scan, key) is None:
             dates = find_dates(value)
             setattr(scan, key, dates[0] if dates else None)
-            setattr(scan, f"{key}_line", SourceLine(line.number, line.text))
+            setattr(scan, f"{key}_line", self._source(line))
         elif key == "weekly_time" and scan.hours_per_week is None:
             number = _NUMBER_VALUE.search(value)
             scan.hours_per_week = float(number[0]) if number else None
@@ -343,7 +350,7 @@ class _Reader:
         ref = resource_name(body)
         self.scan.resource_refs.append(ref)
         self.scan.resources.append(course_key(ref))
-        self.scan.mentions.append(CourseMention(ref, body, SourceLine(line.number, line.text), None))
+        self.scan.mentions.append(CourseMention(ref, body, self._source(line), None))
 
     # tables
 
@@ -380,7 +387,7 @@ class _Reader:
         previous = self.scan.week_headings[-1].number if self.scan.week_headings else 0
         number = number_value(week[1] if week.re is _LEADING_NUMBER else week["n"]) if week else previous + 1
         dates = find_dates(cells.get("dates", "")) or find_dates(f"{cells.get('start', '')} {cells.get('end', '')}")
-        draft = _WeekDraft(number, dates or find_dates(line.text), SourceLine(line.number, line.text))
+        draft = _WeekDraft(number, dates or find_dates(line.text), self._source(line))
         for key in ("course", "content", "tasks", "deliverable"):
             if value := cells.get(key, "").strip():
                 items = [item for item in _CELL_ITEMS.split(value) if item.strip()]
@@ -469,9 +476,9 @@ def _broken_week(headings: list[WeekHeading]) -> tuple[SourceLine, str] | None:
         if heading.start and heading.end:
             if heading.end < heading.start:
                 return heading.line, f"week {heading.number} ends ({heading.end}) before it starts ({heading.start})"
-            if heading.end != heading.start + timedelta(days=6):
+            if (heading.end - heading.start).days != 6:
                 return heading.line, f"week {heading.number} is not 7 days ({heading.start} – {heading.end})"
-            if previous and previous.end and heading.start != previous.end + timedelta(days=1):
+            if previous and previous.end and (heading.start - previous.end).days != 1:
                 return heading.line, (
                     f"week {heading.number} starts {heading.start}, but week {previous.number} ends {previous.end}; "
                     "each week must start the day after the one before"
