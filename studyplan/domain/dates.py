@@ -46,7 +46,7 @@ class DateMention:
 
 
 # Years a plan can be in; outside them a "date" is no date, and week arithmetic never overflows (9999-12-31).
-_YEARS = range(1900, 3000)
+_YEARS = range(1900, 9001)
 
 
 def find_dates(text: str) -> list[DateMention]:
