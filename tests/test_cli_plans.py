@@ -210,3 +210,11 @@ def test_a_reader_that_stops_early_is_not_an_error(plans: Path, tmp_path: Path) 
         os.close(write_end)
     assert result.returncode == EXIT_OUTPUT_CLOSED
     assert result.stderr == ""
+
+
+def test_revise_and_replan_on_a_pipe_are_plain_lines(studyplan, plans: Path) -> None:
+    code, out, _ = studyplan("revise", "plans/ml.md", "压缩到4周", "--today", "2026-12-09")
+    assert code == EXIT_OK and not BOX_DRAWING.search(out)
+    assert "What changed: 6 → 4 weeks" in out and "Previous version kept: plans/.versions/ml." in out
+    code, out, _ = studyplan("replan", "plans/ml.md", "--today", "2026-12-30")
+    assert code == EXIT_OK and not BOX_DRAWING.search(out) and out.startswith("Measured pace: ")
