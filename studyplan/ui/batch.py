@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from studyplan.paths import display_path
+from studyplan.safe_text import printable
 from studyplan.ui.console import is_plain
 from studyplan.ui.words import STATUS_MESSAGES, format_seconds
 
@@ -52,10 +53,11 @@ def render_goal_result(console: Console, result: GoalResult) -> None:
         mark, style, outcome = "⚠", "yellow", STATUS_MESSAGES[result.status]
     else:
         mark, style = ("✗", "yellow") if result.status == "rejected" else ("✗", "red")
-        outcome = " ".join((result.error or result.status).split())
+        outcome = printable(" ".join((result.error or result.status).split()))
         if len(outcome) > GOAL_ERROR_PREVIEW_CHARS:  # the whole message is in the results file
             outcome = outcome[: GOAL_ERROR_PREVIEW_CHARS - 1] + "…"
-    line = Text.assemble((f"{mark} ", f"bold {style}"), (result.goal or "(empty goal)", "bold"), (" → ", "dim"))
+    goal = printable(result.goal) or "(empty goal)"  # undecodable bytes and escape codes shown, not sent
+    line = Text.assemble((f"{mark} ", f"bold {style}"), (goal, "bold"), (" → ", "dim"))
     line.append(outcome, style=style)
     details = [f"{result.steps} steps", format_seconds(result.seconds)]
     if result.usage.total_tokens:
