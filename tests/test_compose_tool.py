@@ -179,3 +179,14 @@ def test_a_model_that_writes_a_stub_is_refused_and_recovers_through_compose(
     assert "Draft draft-1 is composed" in composed
     plan = parse_plan((tmp_path / "plans" / "sql.md").read_text(encoding="utf-8"))
     assert plan.start == TODAY and plan.resources == ["cs50-sql"]
+
+
+def test_a_composed_plan_says_what_it_assumes_with_the_values_chosen(tmp_path: Path) -> None:
+    tools = registry(tmp_path, "I know some Python. Help me learn data science in 12 weeks.")
+    compose(tools, ["ms-data-science-for-beginners"], weeks=12, hours=5, start="2026-11-30")
+    tools.call("save_draft", {"draft_id": "draft-1", "filename": "ds.md"})
+    plan = parse_plan((tmp_path / "plans" / "ds.md").read_text(encoding="utf-8"))
+    assert "The goal does not say how much time you have; the plan assumes 5 hours a week." in plan.assumptions
+    assert any(item.startswith("The goal does not give a start date; the plan starts today (2026-11-30).")
+               for item in plan.assumptions)
+    assert any("You already know Python" in item for item in plan.assumptions)
