@@ -11,6 +11,7 @@ import errno
 import io
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -21,7 +22,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from scripted_server import ScriptedServer, raw
+from scripted_server import ScriptedServer, raw, reply
 
 from studyplan.cli.exit_codes import (
     EXIT_BATCH_INCOMPLETE,
@@ -235,6 +236,21 @@ def test_a_full_disk_under_the_trace_stops_the_trace_not_the_plan(
     assert text.endswith("\n") and all(json.loads(line) for line in text.splitlines())  # whole lines only
 
 
+def test_a_save_the_file_system_refuses_ends_the_run_with_its_reason(
+    studyplan: Run, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studyplan import paths
+
+    def disk_full(_source: object, _target: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(paths.os, "link", disk_full)  # the disk fills after the folder was checked
+    code, _, err = studyplan(GOAL, "--today", TODAY, "-q")
+    assert code == EXIT_DATA
+    one_error_line(err, "plans/python-8w.md", "No space left on device")
+    assert [path.name for path in (home / "plans").iterdir()] == []  # no plan, no temporary file
+
+
 # -- unbounded reads --------------------------------------------------------------------------------------
 
 
@@ -345,6 +361,18 @@ def test_a_reply_without_a_message_is_a_model_error(
     one_error_line(err)
 
 
+def test_a_flood_of_hostile_text_replies_ends_at_the_step_bound(
+    studyplan: Run, scripted_server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    flood = ("Action: f(a=" * 9000)[:100_000]  # the reply that took the old parser 20 s a round
+    scripted_server.add(*[reply(flood) for _ in range(3)])
+    started = time.monotonic()
+    code, _, _ = studyplan(GOAL, "--today", TODAY, "--model", "m", "--base-url", scripted_server.base_url,
+                           "--protocol", "text", "--max-steps", "3", "-q")  # fmt: skip
+    assert code in (5, 6) and time.monotonic() - started < 30
+
+
 def test_a_line_break_in_the_base_url_is_a_usage_error(studyplan: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1\r\nX-Injected: 1")
     code, _, err = studyplan(GOAL, "--today", TODAY, "--model", "m")
@@ -353,12 +381,19 @@ def test_a_line_break_in_the_base_url_is_a_usage_error(studyplan: Run, monkeypat
 
 
 def test_revise_on_a_plan_at_the_end_of_the_calendar_is_a_data_error(studyplan: Run, plan: Path) -> None:
-    text = plan.read_text(encoding="utf-8")
+    monday = date(9999, 10, 4)  # the plan moved whole to the calendar's last months, weekdays kept
+    shift = monday - TODAY_DATE
+
+    def moved(match: re.Match[str]) -> str:
+        return (date.fromisoformat(match.group()) + shift).isoformat()
+
     late = plan.parent / "late.md"
-    late.write_text(text.replace("2026-11-30", "9999-12-31", 1), encoding="utf-8")
+    late.write_text(re.sub(r"\d{4}-\d{2}-\d{2}", moved, plan.read_text(encoding="utf-8")), encoding="utf-8")
+    files = snapshot(plan.parent)
     code, _, err = studyplan("revise", str(late), "lighten week 2", "--today", TODAY, "-q")
     assert code == EXIT_DATA
-    one_error_line(err, "late.md", "9999-12-31")
+    one_error_line(err, "late.md")  # the reader or the date bound names it; no overflow, no traceback
+    assert snapshot(plan.parent) == files
 
 
 def test_an_unwritable_trace_file_is_a_usage_error(studyplan: Run, home: Path) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from studyplan.errors import UsageError
 from studyplan.llm.settings import BoundFlags, ModelSettings, resolve_settings
+from studyplan.paths import read_user_file
 
 APP_NAME = "studyplan"
 CONFIG_DIR_VARIABLE = "STUDYPLAN_CONFIG_DIR"
@@ -128,19 +129,11 @@ SETTINGS: dict[str, Setting] = {
 
 
 def _read_bounded(path: Path) -> str | None:
-    """The file's text, or None when it does not exist; UsageError when it cannot be ours."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
+    """The file's text, or None when it does not exist; UsageError when it cannot be ours (not a regular file,
+    too big, not UTF-8)."""
+    if not path.exists() and not path.is_symlink():
         return None
-    except OSError as error:
-        raise UsageError(f"{path}: cannot be read ({error.strerror or error})") from None
-    if size > MAX_FILE_BYTES:
-        raise UsageError(f"{path}: {size:,} bytes is too big for this file; move it away")
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: cannot be read ({error})") from None
+    return read_user_file(path, UsageError, "config file", limit=MAX_FILE_BYTES)
 
 
 def read_config(env: Mapping[str, str] = os.environ) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import json_repair
 
-from studyplan.core.text_scan import fence_body, matching_close
+from studyplan.core.text_scan import fence_body, matching_close, scan
 
 __all__ = [
     "call_from_object",
@@ -38,6 +38,8 @@ _FUNCTIONS_PREFIX = re.compile(r"functions\.((?>[A-Za-z_][A-Za-z0-9_-]*))(?:\s|<
 
 # Strings are matched whole (so a comma inside one is kept); a comma before a closing bracket is dropped.
 _TRAILING_COMMA = re.compile(r'("(?:[^"\\]|\\.)*")|,(\s*[}\]])', re.DOTALL)
+_ANY_TRAILING_COMMA = re.compile(r",\s*[}\]]")
+REPAIR_DEPTH = 8
 REPAIR_LIMIT = 2_000  # characters json_repair is given at most per text, and per reply (see load_json_lenient)
 # What is left of the current reply's json_repair allowance (None outside repair_budget: one text's limit).
 _repair_left: ContextVar[list[int] | None] = ContextVar("studyplan_repair_left", default=None)
@@ -87,11 +89,12 @@ def load_json_lenient(text: str) -> Any:
         return json.loads(body)
     except (ValueError, RecursionError):
         pass
-    try:
-        return json.loads(_TRAILING_COMMA.sub(r"\1\2", body), strict=False)
+    try:  # the string-aware rewrite only when a comma stands before a closing bracket somewhere
+        return json.loads(_TRAILING_COMMA.sub(r"\1\2", body) if _ANY_TRAILING_COMMA.search(body) else body,
+                          strict=False)  # fmt: skip
     except (ValueError, RecursionError):
         pass
-    if not _take_repair_allowance(len(body)):
+    if len(body) > REPAIR_LIMIT or _too_deep(body) or not _take_repair_allowance(len(body)):
         return None
     try:
         value = json_repair.loads(body)
@@ -112,6 +115,12 @@ def repair_budget() -> Iterator[None]:
         yield
     finally:
         _repair_left.reset(token)
+
+
+def _too_deep(text: str) -> bool:
+    """Brackets nested deeper than REPAIR_DEPTH: json_repair's time grows with the square of the depth (100
+    unclosed braces cost it 30 ms), and no tool's arguments nest so deep."""
+    return any(depth > REPAIR_DEPTH for _, depth in scan(text, 0))
 
 
 def _take_repair_allowance(characters: int) -> bool:
