@@ -128,3 +128,4 @@ def scripted_server() -> Iterator[ScriptedServer]:
     """An OpenAI-compatible server on 127.0.0.1; `.base_url` ends in /v1, script it with `.add(...)`."""
     with ScriptedServer() as server:
         yield server
+    assert not server.invalid, f"requests a strict OpenAI-compatible server refuses: {server.invalid}"

@@ -2,7 +2,9 @@
 
 Each request to POST /v1/chat/completions takes the next step from a queue: a completion, a streamed
 completion, an HTTP error, a raw non-JSON body, or any of those after a delay. Every request is recorded
-(headers and parsed JSON body) so tests can assert what the client actually sent over HTTP.
+(headers and parsed JSON body) so tests can assert what the client actually sent over HTTP, and checked
+against the strictest common request schema (tests/request_schema.py): a request llama-cpp-python would
+refuse gets its HTTP 500, and the fixture fails the test.
 
     server.add(reply(tool_calls=[call("get_current_date")]), error(500), reply(content="done"))
 """
@@ -19,6 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from request_schema import request_problems
 
 CHAT_COMPLETIONS_PATH = "/v1/chat/completions"
 _call_ids = itertools.count(1)
@@ -290,6 +294,7 @@ class ScriptedServer:
         self._steps: deque[Step] = deque()
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
+        self.invalid: list[tuple[int, list[str]]] = []  # (request number, problems) of requests a strict server refuses
         self._http = _ScriptedHTTPServer(self)
         # A short poll interval keeps stop() (which waits for the next poll) from slowing every test.
         self._thread = threading.Thread(
@@ -323,6 +328,11 @@ class ScriptedServer:
             if request.path != CHAT_COMPLETIONS_PATH:
                 message = f"scripted server only serves {CHAT_COMPLETIONS_PATH}, not {request.path}"
                 return HttpError(404, message)
+            problems = request_problems(request.body)
+            if problems:  # as llama-cpp-python answers a request its schema refuses
+                self.invalid.append((number, problems))
+                message = f"scripted server: request #{number} is invalid: {'; '.join(problems)}"
+                return HttpError(500, message, headers={"x-should-retry": "false"})
             if not self._steps:
                 # x-should-retry stops the SDK retrying, so the test fails at once with this text.
                 message = f"scripted server: no scripted response left for request #{number}"

@@ -30,8 +30,10 @@ class ModelReply:
     usage: Usage | None = None
 
     def to_message(self) -> dict[str, Any]:
-        """The assistant message to append to the history, tool_calls included (the API requires them)."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        """The assistant message to append to the history, tool_calls included (the API requires them).
+
+        `content` is always a string ("" for a reply with calls only): llama-cpp-python's server refuses null."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
         if self.tool_calls:
             message["tool_calls"] = [call.to_message() for call in self.tool_calls]
         return message
