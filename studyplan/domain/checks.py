@@ -302,9 +302,6 @@ class _Checker:
             replace(phase, weeks=[self._resolved_week(week, ids) for week in phase.weeks]) for phase in scan.phases
         ]
         resources = list(dict.fromkeys(ids[m.source] for m in self.mentions if m.week is None and m.source in ids))
-        if missing := self._missing_resources():
-            resources += [course.id for course in missing]
-            filled.append("resources")
         if scan.start is None:
             filled.append("start")
         if scan.end is None:
@@ -313,6 +310,9 @@ class _Checker:
         if hours is None:
             hours = self._derived_hours() or 0.0
             filled.append("weekly_time")
+        if missing := self._missing_resources():
+            resources += [course.id for course in missing]
+            filled.append("resources")
         weeks = scan.weeks
         plan = PlanDoc(
             title=scan.title or scan.goal or " · ".join(_label(c) for c in self._courses().values()),

@@ -29,6 +29,9 @@ _MULTI_WEEK = re.compile(
     re.IGNORECASE,
 )
 _PHASE = re.compile(rf"^(?:(?:阶段|phase|stage|part)\s*(?P<n>{NUMBER})|第\s*(?P<zh>{NUMBER})\s*阶段)", re.IGNORECASE)
+_PHASE_MENTION = re.compile(
+    rf"(?:阶段|phase|stage)\s*(?P<n>{NUMBER})|第\s*(?P<zh>{NUMBER})\s*阶段", re.IGNORECASE
+)
 _PHASE_SPAN = re.compile(r"\s*[（(][^（）()]*(?:周|week)[^（）()]*[)）]\s*$", re.IGNORECASE)
 _PHASE_SEPARATOR = re.compile(r"^\s*[:：\-—–.、]?\s*")
 _KEY_VALUE = re.compile(r"^(?P<key>[^:：]{1,30}?)\s*[:：]\s*(?P<value>.*)$")
@@ -161,6 +164,7 @@ class _Reader:
         self.time_note_lines: list[str] | None = None
         self.week_lang: Lang | None = None
         self.table_phase: str | None = None  # the phase cell of the last table row
+        self.self_check_phase: Phase | None = None  # where self-check items go
         self.source_lines = re.split(r"\r\n|\r|\n", text)  # as markdown-it counts lines
 
     def _source(self, line: Line) -> SourceLine:
@@ -199,9 +203,9 @@ class _Reader:
             self.week_lang = self.week_lang or ("zh" if week.re is _ZH_WEEK else "en")
             self._open_week(number_value(week["n"]), text[week.end() :], line)
         elif phase and starts_with_alias(_PHASE_SEPARATOR.sub("", text[phase.end() :]), "self_check"):
-            self._enter_self_check()  # "阶段 2 自检"
+            self._enter_self_check(text)  # "阶段 2 自检"
         elif is_self_check(text):
-            self._enter_self_check()
+            self._enter_self_check(text)
         elif phase:
             self._open_phase(number_value(phase["n"] or phase["zh"]), text[phase.end() :])
         elif section := _section_of(text):
@@ -224,9 +228,15 @@ class _Reader:
             self.scan.phases.append(Phase(1, "", [], []))
         return self.scan.phases[-1]
 
-    def _enter_self_check(self) -> None:
+    def _enter_self_check(self, heading: str = "") -> None:
+        """Self-check items follow for the current phase, or for the phase the heading names ("自检（阶段 2）":
+        a plan whose weeks are one table lists every phase's self-checks after it)."""
         self._close_week()
-        self._current_phase()
+        self.self_check_phase = self._current_phase()
+        named = _PHASE_MENTION.search(heading)
+        if named:
+            number = number_value(named["n"] or named["zh"])
+            self.self_check_phase = next((p for p in self.scan.phases if p.number == number), self.self_check_phase)
         self.section = "self_check"
 
     def _open_week(self, number: int, rest: str, line: Line) -> None:
@@ -344,7 +354,8 @@ class _Reader:
     def _self_check_item(self, text: str) -> None:
         item = _CHECKBOX.sub("", text).strip()
         if item:
-            self._current_phase().self_check.append(item)
+            phase = self.self_check_phase if self.section == "self_check" and self.self_check_phase else None
+            (phase or self._current_phase()).self_check.append(item)
 
     def _resource(self, body: str, line: Line) -> None:
         ref = resource_name(body)
@@ -403,9 +414,21 @@ class _Reader:
             self._self_check_item(item)
 
 
+_MARKDOWN_FENCE = re.compile(r"^ {0,3}(?:```+|~~~+)\s*(?:markdown|md)?\s*$", re.IGNORECASE | re.MULTILINE)
+
+
 def scan_plan(text: str) -> PlanScan:
-    """Read whatever a plan contains, never failing: the checker reports what is missing."""
-    return _Reader(text).run()
+    """Read whatever a plan contains, never failing: the checker reports what is missing.
+
+    Code blocks are not plan content; but a model that wraps its whole plan in a ```markdown fence means the
+    plan, so when nothing outside the fences is a week, the fence lines are dropped (line numbers kept).
+    """
+    scan = _Reader(text).run()
+    if not scan.week_headings and _MARKDOWN_FENCE.search(text):
+        unwrapped = _Reader(_MARKDOWN_FENCE.sub("", text)).run()
+        if unwrapped.week_headings:
+            return unwrapped
+    return scan
 
 
 def plan_from_scan(scan: PlanScan) -> PlanDoc:
