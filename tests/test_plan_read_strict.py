@@ -11,6 +11,7 @@ from plan_samples import valid_plan
 from studyplan.cli.exit_codes import EXIT_DATA
 from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
+from studyplan.domain.checks import review_plan
 from studyplan.domain.document import parse_plan, read_saved_plan
 from studyplan.errors import PlanFileError
 
@@ -79,7 +80,7 @@ def test_a_sound_plan_reads_the_same_strictly_and_leniently(plan_text: str) -> N
     assert read_saved_plan(plan_text) == parse_plan(plan_text)
 
 
-def test_a_date_beyond_the_calendar_is_no_date(plan_text: str) -> None:
+def test_a_date_at_the_end_of_the_calendar_is_refused_not_overflowed(plan_text: str) -> None:
     text = _broken(
         plan_text,
         "### Week 6: 2026-04-06 (Mon) – 2026-04-12 (Sun)",
@@ -117,3 +118,12 @@ def test_commands_refuse_a_hand_broken_plan_with_its_line(
     assert err.startswith(f"Error: {plan}: {line}") and err.count("\n") == 1 and reason in err
     assert plan.read_text(encoding="utf-8") == text  # nothing rewritten
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing written beside it
+
+
+def test_the_checker_refuses_a_date_at_the_end_of_the_calendar(plan_text: str) -> None:
+    text = plan_text.replace("2026-03-02", "9999-12-31")
+    review = review_plan(text, Catalog.load(), date(2026, 3, 1))
+    assert review.plan is None
+    assert review.problems == [
+        "The date 9999-12-31 is no date a plan can have (years 1900-9000); date the plan from today's date."
+    ]

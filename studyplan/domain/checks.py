@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from studyplan.domain.dates import weekday_of_token
+from studyplan.domain.dates import PLAN_YEARS, weekday_of_token
 from studyplan.domain.labels import dated, format_hours, plan_labels, render_labels, weekday_label
 from studyplan.domain.plan_model import Lang, PlanDoc, Week
 from studyplan.domain.reading import CourseMention, PlanScan, scan_plan
@@ -44,7 +44,10 @@ def review_plan(text: str, catalog: Catalog, today: date | None = None) -> PlanR
 
     `today`, when given, is the date before which the plan may not start.
     """
-    checker = _Checker(scan_plan(text), catalog, today)
+    scan = scan_plan(text)
+    if outside := _date_outside_the_calendar(scan):
+        return PlanReview([_message("date_out_of_range", date=outside.isoformat())], None)
+    checker = _Checker(scan, catalog, today)
     problems = [
         *checker.header_problems(),
         *checker.week_problems(),
@@ -63,6 +66,12 @@ def check_plan(text: str, catalog: Catalog, today: date | None = None) -> list[s
     `review_plan`, and the lines it would have filled in."""
     review = review_plan(text, catalog, today)
     return [*review.problems, *review.as_written]
+
+
+def _date_outside_the_calendar(scan: PlanScan) -> date | None:
+    days = [mention.value for mention in (scan.start, scan.end) if mention]
+    days += [day for heading in scan.week_headings for day in (heading.start, heading.end) if day]
+    return next((day for day in days if day.year not in PLAN_YEARS), None)
 
 
 def _message(key: str, **values: object) -> str:

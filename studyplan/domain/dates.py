@@ -45,16 +45,14 @@ class DateMention:
     weekday: str | None  # the weekday token written next to the date, if any
 
 
-# Years a plan can be in; outside them a "date" is no date, and week arithmetic never overflows (9999-12-31).
-_YEARS = range(1900, 9001)
+# Years a plan can be in: the checker refuses other dates before any week arithmetic could overflow.
+PLAN_YEARS = range(1900, 9001)
 
 
 def find_dates(text: str) -> list[DateMention]:
     """Every valid date in `text`, with the weekday token written after it."""
     mentions = []
     for match in _DATE.finditer(text):
-        if int(match["y"]) not in _YEARS:
-            continue
         try:
             value = date(int(match["y"]), int(match["m"]), int(match["d"]))
         except ValueError:
