@@ -17,6 +17,9 @@ from studyplan.core.model import ChatModel, ModelReply
 from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.checks import check_plan
 from studyplan.domain.document import PlanDoc, Week, parse_plan
+from studyplan.engine import skills
+from studyplan.engine.compose import planner_phrases
+from studyplan.engine.goal import parse_goal
 from studyplan.errors import UsageError
 from studyplan.planner.context import ToolContext
 from studyplan.planner.observations import plan_rejected
@@ -271,7 +274,7 @@ def test_is_a_chat_model(catalog: Catalog) -> None:
 
 _PART = r"(?:（第 (?P<part_zh>\d+) 部分，共 (?P<parts_zh>\d+) 部分）| \(part (?P<part_en>\d+) of (?P<parts_en>\d+)\))?"
 _COURSE_WEEKS = r"(?:课程第 |course weeks? )(?P<first>\d+)(?:–(?P<last>\d+))?(?: 周)?"
-_FRACTION_TEXT = re.compile(r"\d/\d|前半|后半|（前|（后|first half|second half", re.IGNORECASE)
+_FRACTION_TEXT = re.compile(r"\d/\d|前半|后半|（前 ?\d|（后 ?\d|first half|second half", re.IGNORECASE)
 
 
 def course_segment(week: Week, name: str) -> str:
@@ -501,3 +504,51 @@ def test_the_jlpt_plan_checks_feasibility_in_hours_and_mocks_only_the_target_lev
     assert not re.search(r"N[345] ?(?:模拟|mock|practice test)", text, re.IGNORECASE)
     spoken = [line for line in mock_lines if re.search(r"口语|speaking|写作|writing", line, re.IGNORECASE)]
     assert all("没有口语和写作" in line or "no speaking or writing" in line for line in spoken)
+
+
+# --- the built-in eval goals, read as a learner would (issue 11 Tests) --------------------------------------
+
+
+def _eval_goals() -> list[str]:
+    text = (Path(__file__).parent.parent / "studyplan" / "data" / "eval_goals.txt").read_text(encoding="utf-8")
+    goals = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("{"):
+            entry = json.loads(line)
+            if entry.get("expect") != "no_plan" and entry["goal"] not in goals:
+                goals.append(entry["goal"])
+        elif line not in goals:
+            goals.append(line)
+    return goals
+
+
+def _study_prefixes(lang: str, course: Course) -> tuple[str, ...]:
+    """How the study task of a course of this kind begins ("Read ", "看", "Do ")."""
+    words = planner_phrases(lang)
+    by_format = words["task_by_format"]
+    templates = [by_format.get(course.format or "default", by_format["default"]), *words["task_by_kind"].values()]
+    return tuple(template.split("{part}")[0] for template in templates)
+
+
+@pytest.mark.parametrize("goal", _eval_goals())
+def test_eval_goal_plans_read_as_a_learner_would(goal: str, catalog: Catalog, tmp_path: Path) -> None:
+    text, plan = drive(goal, catalog, tmp_path).saved_plan()
+    assert check_plan(text, catalog, TODAY) == []
+    assert not _FRACTION_TEXT.search(text), _FRACTION_TEXT.search(text)
+    taught = skills.known_tools(parse_goal(goal, TODAY).known_topics)
+    for week in plan.weeks:
+        courses = [catalog.get(ref) for ref in week.courses]
+        for course in courses:
+            assert course is not None
+            assert steps_read(course_segment(week, course.name), course), f"week {week.number}: {course.name}"
+            parts = [part for task in week.tasks for part in re.split(r"；|; (?=[A-Z])", task)]
+            study = [part for part in parts if course.name in part and ("约" in part or "about" in part)]
+            assert study and any(
+                task.startswith(_study_prefixes(plan.lang, course)) for task in study
+            ), f"week {week.number}: {study} for a {course.format}"
+            taught |= skills.course_tools(course)
+        for item in [*week.tasks, week.deliverable]:
+            assert skills.tools_named(item) <= taught, f"week {week.number} asks for {item!r} before it is taught"

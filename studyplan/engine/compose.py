@@ -14,7 +14,7 @@ from typing import Any, Literal
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog, Course, Level
 from studyplan.domain.document import Phase, PlanDoc, Week
-from studyplan.engine import exams
+from studyplan.engine import exams, skills
 from studyplan.engine.goal import Goal, load_phrases
 from studyplan.engine.schedule import SLIVER_SHARE, Slot, Step, Timetable, capstone_weeks, fit_timetable
 from studyplan.engine.select import ChosenCourse, Selection
@@ -87,6 +87,7 @@ class PlanComposer:
         self.words = planner_phrases(goal.lang)
         self.lang = goal.lang
         self.target = goal.target
+        self.taught: list[set[str]] = []  # per week: the tools taught by then (or known), see engine/skills.py
         self.mocks = exams.mock_weeks(weeks) if goal.target else []  # 0-based weeks with a full mock test
 
     # wording helpers
@@ -109,7 +110,10 @@ class PlanComposer:
             return exams.phrases(self.lang)["capstone_project"].format(target=self.target.label(self.lang))
         added = [t for t in goal.extra_topics if t not in vocabulary.topic_prerequisites(goal.topic)]
         topic = added[-1] if added else goal.topic
-        return self._topic_words(topic)["project"].format(topic=vocabulary.topic_label(topic, self.lang))
+        project = self._topic_words(topic)["project"]
+        if self.taught and not skills.fits(project, self.taught[-1]):
+            project = self.words["topics"]["generic"]["project"]
+        return str(project.format(topic=vocabulary.topic_label(topic, self.lang)))
 
     def _capstone_words(self) -> dict[str, Any]:
         """Language goals end with a mock test rather than a software project."""
@@ -128,7 +132,9 @@ class PlanComposer:
         if len(tasks) > 2:  # the courses after the first together, so that the week keeps room for practice
             tasks = [tasks[0], words["content_separator"].join(tasks[1:])]
         practice, deliverables = self._practice(main)
-        tasks.append(practice[into_course % len(practice)])
+        taught = self.taught[number - 1]
+        # no task asks for a tool (NumPy, scikit-learn...) before a course of the plan has taught it
+        tasks.append(skills.first_fitting(practice, into_course, taught) or words["practice_plain"])
         if (mock := self._mock(number, tasks)) is not None:
             deliverables = [mock]
         finished = [slot.chosen.course for slot in week_slots if slot.finishes]
@@ -140,12 +146,13 @@ class PlanComposer:
             tasks.append(words["task_spare"].format(hours=round(spare, 1)))
         if finished and number - 1 not in self.mocks:
             done = next(slot for slot in reversed(week_slots) if slot.finishes)
+            finish = self._topic_words(done.chosen.topic)["finish"]
             deliverable = words["deliverable_finish"].format(
                 course=self._course_name(done.chosen.course),
-                deliverable=self._topic_words(done.chosen.topic)["finish"],
+                deliverable=finish if skills.fits(finish, taught) else words["deliverable_plain"],
             )
         else:
-            deliverable = deliverables[into_course % len(deliverables)]
+            deliverable = skills.first_fitting(deliverables, into_course, taught) or words["deliverable_plain"]
         return Week(
             number=number,
             start=dates[0],
@@ -155,6 +162,15 @@ class PlanComposer:
             tasks=tasks[:4],
             deliverable=deliverable,
         )
+
+    def _taught_by_week(self, slots: list[list[Slot]]) -> list[set[str]]:
+        taught = skills.known_tools(self.goal.known_topics)
+        by_week = []
+        for week_slots in slots:
+            for slot in week_slots:
+                taught |= skills.course_tools(slot.chosen.course)
+            by_week.append(set(taught))
+        return by_week
 
     def _mock(self, number: int, tasks: list[str]) -> str | None:
         """In a mock-test week, the mock takes the practice task's place (the last task); its deliverable."""
@@ -259,6 +275,8 @@ class PlanComposer:
                 items += checks[low:high]
             else:
                 items += checks[: 3 if len(topics) == 1 else 2]
+        if self.taught:
+            items = [item for item in items if skills.fits(item, self.taught[draft.weeks[-1]])]
         items.append(self.words["phase_courses_check"].format(courses=self._phase_courses(draft, slots, topics)))
         items.append(self.words["generic_self_check"])
         return list(dict.fromkeys(items))
@@ -297,6 +315,7 @@ class PlanComposer:
             starts = [goal.start + timedelta(days=7 * i) for i in range(weeks)]
             calendar = [(first, first + timedelta(days=6)) for first in starts]
         timetable = fit_timetable(selection.courses, weeks, goal.hours_per_week)
+        self.taught = self._taught_by_week(timetable.slots)
         phases = self._phases(timetable.slots, calendar)
         topics = self._join([vocabulary.topic_label(topic, self.lang) for topic in (goal.topic, *goal.extra_topics)])
         if self.target is not None:

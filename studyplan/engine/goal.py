@@ -217,7 +217,12 @@ def parse_goal(text: str, today: date, start: date | None = None) -> Goal:
         level = "intermediate"  # "I know Python, more Python": past the beginner courses
     if level is None:
         level = "beginner"
-        assumptions.append(words["default_level"])
+        if known:  # "I know Python; web development": new to the topic, not to everything
+            labels = words["separator"].join(vocabulary.topic_label(topic, lang) for topic in known)
+            topic_label = vocabulary.topic_label(main_topic, lang)
+            assumptions.append(words["default_level_known"].format(known=labels, topic=topic_label))
+        else:
+            assumptions.append(words["default_level"])
 
     dates = read_dates(raw, today)
     undated = dates.undated

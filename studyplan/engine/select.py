@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from studyplan.domain import vocabulary
 from studyplan.domain.catalog import LEVELS, Catalog, Course, Level
 from studyplan.engine.goal import Goal, load_phrases
+from studyplan.lang import has_chinese
 
 COMPRESSION_LIMIT = 1.5  # beyond needing 1.5× the time available, drop courses rather than compress further
 SIDE_TOPIC_PENALTY = 0.3
@@ -20,6 +22,22 @@ _BUNDLE = re.compile(r"specialization|专项", re.IGNORECASE)
 Role = Literal["foundation", "core", "advanced"]
 SearchKey = tuple[str, str | None]  # (topic, level)
 Pick = tuple[Course, str, Role]
+
+
+def prerequisites_of(topic: str) -> list[str]:
+    """A topic's prerequisites and theirs, the deepest first: deep learning needs machine learning, which
+    needs Python, linear algebra and statistics (the math before deep learning)."""
+    ordered: list[str] = []
+
+    def visit(current: str, seen: frozenset[str]) -> None:
+        for prerequisite in vocabulary.topic_prerequisites(current):
+            if prerequisite in seen or prerequisite in ordered:
+                continue
+            visit(prerequisite, seen | {prerequisite})
+            ordered.append(prerequisite)
+
+    visit(topic, frozenset({topic}))
+    return ordered
 
 
 def level_rank(level: str) -> int:
@@ -78,6 +96,20 @@ def focus_words(goal_text: str) -> list[str]:
     lowered = goal_text.lower()
     terms: dict[str, str] = load_phrases()["planner"]["focus_terms"]
     return list(dict.fromkeys(word for key, word in terms.items() if key.lower() in lowered))
+
+
+_TAUGHT_IN_CHINESE = re.compile(r"\bMandarin\b|\bin Chinese\b|\bChinese (?:Python )?(?:tutorial|course|lectures?)\b")
+LANGUAGE_PENALTY = 0.2  # a course in English for a learner who writes Chinese, when a Chinese one would do
+
+
+def teaches_in_chinese(course: Course) -> bool:
+    """Taught in Chinese: its own name is Chinese, or its description or address says so."""
+    return (
+        has_chinese(course.name)
+        or bool(_TAUGHT_IN_CHINESE.search(course.description))
+        or "icourse163.org" in course.url
+        or "/zh" in course.url
+    )
 
 
 def mentions(course: Course, words: list[str]) -> bool:
@@ -155,7 +187,13 @@ class _Chooser:
         about the topic, each in search order."""
         lists = [courses for (searched, _), courses in self.found.items() if searched == topic]
         seen = list(dict.fromkeys(c for courses in lists for c in courses if c.id not in self.excluded))
-        return sorted(seen, key=lambda c: (not mentions(c, self.focus), not self.mainly(c, topic)))
+        return sorted(
+            seen, key=lambda c: (not mentions(c, self.focus), not self.mainly(c, topic), self.foreign(c) > 0)
+        )
+
+    def foreign(self, course: Course) -> float:
+        """A learner who writes Chinese gets Chinese-language courses first where the catalog has them."""
+        return LANGUAGE_PENALTY if self.goal.lang == "zh" and not teaches_in_chinese(course) else 0.0
 
     def side_topic(self, course: Course, topic: str) -> float:
         """A course only partly about the topic (a data-science course for "machine learning") fits less."""
@@ -189,7 +227,10 @@ class _Chooser:
                 missing += [topic] if role == "foundation" else []
                 continue
             share = max(remaining, 0) / (len(self.groups) - index)
-            best = min(options, key=lambda c: abs(c.total_hours - share) / max(share, 1) + self.side_topic(c, topic))
+            best = min(
+                options,
+                key=lambda c: abs(c.total_hours - share) / max(share, 1) + self.side_topic(c, topic) + self.foreign(c),
+            )
             picks.append((best, topic, role))
             covered.update(best.topics)
             remaining -= best.total_hours
@@ -208,7 +249,7 @@ class _Chooser:
                 added = False
                 ordered = sorted(
                     self.candidates(topic),
-                    key=lambda c: (not mentions(c, self.focus), level_rank(c.level), -c.total_hours),
+                    key=lambda c: (not mentions(c, self.focus), self.foreign(c), level_rank(c.level), -c.total_hours),
                 )
                 for course in ordered:
                     taken = [c for c, _, _ in picks]
@@ -239,6 +280,7 @@ class _Chooser:
         share = self.main_share
         too_small = max(0.0, 0.5 - course.total_hours / share) if share > 0 else 0.0
         score = self.misfit(self.around(course)[0]) + too_small + self.side_topic(course, self.goal.topic)
+        score += self.foreign(course)
         return (round(score, 3), abs(course.total_hours - share))
 
     def choose(self) -> Selection:

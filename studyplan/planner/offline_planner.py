@@ -24,7 +24,15 @@ from studyplan.domain.document import PlanDoc, render_plan
 from studyplan.engine.compose import compose_selection, planner_phrases
 from studyplan.engine.goal import Goal, parse_goal
 from studyplan.engine.schedule import Slot, Timetable, capstone_weeks
-from studyplan.engine.select import SearchKey, Selection, choose_courses, focus_words, level_rank, mentions
+from studyplan.engine.select import (
+    SearchKey,
+    Selection,
+    choose_courses,
+    focus_words,
+    level_rank,
+    mentions,
+    prerequisites_of,
+)
 from studyplan.paths import display_path
 
 MAX_SAVE_ATTEMPTS = 2
@@ -190,7 +198,7 @@ class _Turn:
         goal = self.goal
         if goal.level != "beginner":
             return []
-        return [t for t in vocabulary.topic_prerequisites(goal.topic) if t not in goal.known_topics and t != goal.topic]
+        return [t for t in prerequisites_of(goal.topic) if t not in goal.known_topics and t != goal.topic]
 
     def _budget_hours(self) -> float:
         return (self.weeks - capstone_weeks(self.weeks)) * self.goal.hours_per_week
