@@ -444,20 +444,24 @@ def test_escape_codes_and_nul_never_reach_the_terminal_or_the_plan(studyplan: Ru
         assert "\x1b" not in output and "\x00" not in output and "\x07" not in output
 
 
-def test_plans_exports_and_versions_get_the_users_file_mode(studyplan: Run, plan: Path) -> None:
+def test_plans_exports_and_versions_get_the_users_file_mode(
+    studyplan: Run, plan: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studyplan import paths
+
+    assert stat.S_IMODE(plan.stat().st_mode) == paths.user_file_mode()  # 0666 minus the umask, not 0600
+    monkeypatch.setattr(paths, "_umask", None)  # read the umask this test sets
     previous = os.umask(0o027)
     try:
         assert studyplan("revise", str(plan), "lighten week 2", "--today", TODAY, "-q")[0] == EXIT_OK
         assert studyplan("export", str(plan), "--json")[0] == EXIT_OK
     finally:
         os.umask(previous)
-    from studyplan import paths
-
-    paths._umask = None  # the cached umask belongs to this test
+        paths._umask = None
     version = next((plan.parent / ".versions").glob("python-8w.*.md"))
+    assert stat.S_IMODE(version.stat().st_mode) == 0o640
+    assert stat.S_IMODE(plan.with_suffix(".json").stat().st_mode) == 0o640
     assert stat.S_IMODE(plan.stat().st_mode) == 0o644  # replaced in place: it keeps its own mode
-    assert stat.S_IMODE(version.stat().st_mode) in (0o640, 0o644)
-    assert stat.S_IMODE(plan.with_suffix(".json").stat().st_mode) in (0o640, 0o644)
 
 
 def test_ctrl_c_before_the_command_line_is_loaded_exits_130(home: Path) -> None:
