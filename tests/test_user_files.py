@@ -183,3 +183,14 @@ def test_config_defaults_fill_what_the_goal_leaves_open(
     document = json.loads(out)
     assert document["start"] == "2026-11-30"
     assert "3 hours" in (tmp_path / document["plan"]).read_text(encoding="utf-8")
+
+
+def test_batch_goals_are_logged_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    goals = tmp_path / "goals.txt"
+    goals.write_text("3个月学Python\nlearn SQL in 4 weeks\n", encoding="utf-8")
+    cli(capsys, "batch", str(goals), "--today", "2026-11-30", "--plans-dir", str(tmp_path / "plans"))
+    cli(capsys, "batch", str(goals), "--today", "2026-11-30", "--plans-dir", str(tmp_path / "other"), "--no-log")
+
+    runs = json.loads(cli(capsys, "logs", "--json", "-n", "10")[1])
+    assert sorted(run["goal"] for run in runs) == ["3个月学Python", "learn SQL in 4 weeks"]
+    assert {run["status"] for run in runs} == {"saved"}

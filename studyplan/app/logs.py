@@ -11,15 +11,20 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studyplan.app.config import data_dir
+from studyplan.app.config import data_dir, log_enabled
 from studyplan.core.events import Event, ModelCallFinished, ModelCallStarted, RunFinished, RunStarted, Usage
 from studyplan.llm.settings import ModelSettings, redact
+
+if TYPE_CHECKING:
+    from studyplan.app.batch import BatchGoal, BatchSettings, GoalResult
+    from studyplan.domain.catalog import Catalog
 
 LOG_FILE = "logs.db"
 _SCHEMA = """
@@ -133,6 +138,24 @@ class RunRecorder:
         )
 
 
+def logged_goal_runner(
+    settings: BatchSettings, catalog: Catalog, log: bool = True
+) -> Callable[[BatchGoal, threading.Event], GoalResult]:
+    """run_goal for a batch, each goal recorded in the run log (unless `log` is off here or in the config)."""
+    from studyplan.app.batch import run_goal
+
+    path = log_path() if log and log_enabled(False) else None
+
+    def work(goal: BatchGoal, stop: threading.Event) -> GoalResult:
+        recorder = RunRecorder(goal.goal, settings.model) if path else None
+        result = run_goal(goal, settings, catalog, stop, recorder.observe if recorder else None)
+        if recorder and path:
+            write_run(recorder.result(result.error, result.status), path)
+        return result
+
+    return work
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, timeout=5)
@@ -145,10 +168,13 @@ def write_run(run: LoggedRun, path: Path) -> bool:
     messages = json.dumps(run.messages, ensure_ascii=False)
     if len(messages) > MAX_MESSAGES_CHARS:
         messages = json.dumps([{"role": "note", "content": f"{len(messages):,} characters: not kept"}])
-    values = (
-        run.started_at, run.goal, run.model, run.endpoint, run.protocol, run.status, run.plan_path, run.steps,
-        run.usage.prompt_tokens, run.usage.completion_tokens, int(run.usage.estimated), run.seconds, run.error,
-        messages,
+    values = tuple(
+        _storable(value)
+        for value in (
+            run.started_at, run.goal, run.model, run.endpoint, run.protocol, run.status, run.plan_path, run.steps,
+            run.usage.prompt_tokens, run.usage.completion_tokens, int(run.usage.estimated), run.seconds, run.error,
+            messages,
+        )
     )
     try:
         with _connect(path) as connection:
@@ -156,9 +182,14 @@ def write_run(run: LoggedRun, path: Path) -> bool:
                 f"INSERT INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", values
             )
         connection.close()
-    except (sqlite3.Error, OSError):
+    except (sqlite3.Error, OSError, ValueError):  # never break the run for its log
         return False
     return True
+
+
+def _storable(value: object) -> object:
+    """Text SQLite can store: a goal read from undecodable bytes holds lone surrogates, kept as U+FFFD."""
+    return value.encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else value
 
 
 def read_runs(path: Path, limit: int = 3) -> list[LoggedRun]:

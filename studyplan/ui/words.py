@@ -34,7 +34,9 @@ def format_seconds(seconds: float) -> str:
 
 
 def format_usage(usage: Usage) -> str:
-    return f"{usage.prompt_tokens:,} → {usage.completion_tokens:,} tokens"
+    # ≈: estimated by the project's count, the server sent none (llama-cpp-python's streams)
+    approx = "≈" if usage.estimated else ""
+    return f"{approx}{usage.prompt_tokens:,} → {approx}{usage.completion_tokens:,} tokens"
 
 
 def hours_text(hours: float) -> str:

@@ -15,6 +15,7 @@ from studyplan.cli.options import (
     MaxStepsOption,
     MaxTokensOption,
     ModelOption,
+    NoLogOption,
     PlansDirOption,
     ProtocolName,
     ProtocolOption,
@@ -60,6 +61,7 @@ def batch_command(
     timeout: TimeoutOption = None,
     deadline: DeadlineOption = None,
     max_tokens: MaxTokensOption = None,
+    no_log: NoLogOption = False,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", metavar="FILE", help="Results file (JSON Lines, one line per goal, appended "
@@ -71,9 +73,10 @@ def batch_command(
     every goal failed at the endpoint (or it refused the first connection or the key)."""
     import time
 
-    from studyplan.app.batch import BatchSettings, GoalResult, ResultsFile, run_concurrently, run_goal, status_counts
+    from studyplan.app.batch import BatchSettings, GoalResult, ResultsFile, run_concurrently, status_counts
     from studyplan.app.config import model_settings
     from studyplan.app.config import plans_dir as configured_plans_dir
+    from studyplan.app.logs import logged_goal_runner
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
@@ -108,7 +111,8 @@ def batch_command(
             progress.advance(task)
 
         try:
-            run_concurrently(todo, lambda goal, stop: run_goal(goal, settings, loaded_catalog, stop), jobs, record)
+            work = logged_goal_runner(settings, loaded_catalog, log=not no_log)
+            run_concurrently(todo, work, jobs, record)
         except KeyboardInterrupt:
             render_batch_interrupted(progress.console, len(finished), results_file.path)
             raise
