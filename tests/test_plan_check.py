@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 from plan_samples import TRUTHFUL_STYLES, Style, variant_plan
+from scripted_server import ScriptedServer, call, reply
 
+from studyplan.cli.exit_codes import EXIT_OK
+from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.checks import check_plan, review_plan
-from studyplan.domain.document import Phase, PlanDoc, Week, render_plan
+from studyplan.domain.document import Phase, PlanDoc, Week, parse_plan, render_plan
 from studyplan.planner.context import ToolContext
 from studyplan.planner.tools import save_plan
 
@@ -538,3 +541,51 @@ def test_a_start_before_today_is_refused_even_without_a_start_line(real_catalog:
         "The start date 2026-11-23 is in the past (today is 2026-12-01); start on or after today, e.g. "
         "2026-12-07 (Mon), and redate every week from it."
     ]
+
+
+# --- a competent model that writes its own Markdown, end to end through the CLI ----------------------------------
+
+# The ways of point 4 at once: Chinese names written "Name：URL", weeks as bold lines, 参考资源, 阶段自测, no end line.
+COMPETENT_STYLE = Style(
+    refs="name_url", resources="name_url", resources_heading="参考资源", self_check="阶段自测", weeks="bold",
+    header="no_end",
+)
+
+
+def test_a_competent_model_writing_its_own_markdown_is_saved_on_its_first_draft(
+    scripted_server: ScriptedServer,
+    real_catalog: Catalog,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    markdown = variant_plan(real_catalog, NEXT_MONDAY, COMPETENT_STYLE)
+    scripted_server.add(
+        reply(
+            "先确认日期，同时查机器学习课程。",
+            [
+                call("get_current_date", "c1"),
+                call("search_courses", "c2", topic="机器学习", level="beginner"),
+            ],
+        ),
+        reply("零基础要先学 Python。", [call("search_courses", "c3", topic="python", level="初级")]),
+        reply("计划写好了，保存。", [call("save_plan", "c4", content=markdown, filename="ml-6w.md")]),
+        reply("已为你生成 6 周的机器学习计划：plans/ml-6w.md"),
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-competent-0123456789")
+    monkeypatch.chdir(tmp_path)
+
+    code = run_cli(
+        ["零基础3个月学机器学习", "--model", "scripted-model", "--base-url", scripted_server.base_url,
+         "--today", TODAY.isoformat(), "--protocol", "tools"]
+    )
+
+    capsys.readouterr()
+    assert code == EXIT_OK
+    assert len(scripted_server.bodies) == 4  # date + search, search, save, answer: no refused draft
+    saved = (tmp_path / "plans" / "ml-6w.md").read_text(encoding="utf-8")
+    plan = parse_plan(saved)
+    assert (plan.start, plan.end, plan.hours_per_week) == (NEXT_MONDAY, date(2027, 1, 17), 10)
+    assert [week.courses for week in plan.weeks] == [["py4e"]] * 2 + [["ml-supervised"]] * 3 + [["kaggle-intro-ml"]]
+    assert "- 结束：2027-01-17（周日）" in saved.splitlines()  # filled in
+    assert saved == render_plan(plan, real_catalog)  # the canonical rendering, not the model's Markdown
