@@ -235,6 +235,11 @@ def test_a_full_disk_under_the_trace_stops_the_trace_not_the_plan(
     text = (home / "run.trace.jsonl").read_text(encoding="utf-8")
     assert text.endswith("\n") and all(json.loads(line) for line in text.splitlines())  # whole lines only
 
+    written[0] = 0
+    code, _, err = studyplan("Learn SQL in 4 weeks", "--today", TODAY, "--trace-file", "quiet.trace.jsonl", "-q")
+    assert code == EXIT_TRACE_STOPPED
+    one_error_line(err, "quiet.trace.jsonl stopped (No space left on device")
+
 
 def test_a_save_the_file_system_refuses_ends_the_run_with_its_reason(
     studyplan: Run, home: Path, monkeypatch: pytest.MonkeyPatch

@@ -27,4 +27,7 @@ def watch(run: AgentRun, options: RunOptions, json_output: bool = False) -> RunF
             finished = show_run(events, renderer)
     if options.quiet and not json_output and finished.status != "saved":
         render_error(make_console(stderr=True), status_message(finished.status, finished.detail))
+    if run.trace_stopped and (options.quiet or json_output):  # the steps screen showed it as a notice
+        render_error(make_console(stderr=True), f"the trace {run.trace_path} stopped ({run.trace_stopped}); "
+                     "it keeps the whole lines written before (exit code 9)")  # fmt: skip
     return finished
