@@ -3,6 +3,7 @@ from memory, reminders that name what is missing, and a task the loop knows noth
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from scripted_model import ScriptedModel, call
 
 from studyplan.core.agent import Agent, AgentConfig
-from studyplan.core.events import ModelCallStarted, Notice, Observation, RunFinished
+from studyplan.core.events import Action, ModelCallFinished, ModelCallStarted, Notice, Observation, RunFinished
 from studyplan.core.journal import Journal, ToolResult
 from studyplan.core.model import ModelReply
 from studyplan.core.task import AgentTask
@@ -165,3 +166,43 @@ def test_the_prompt_done_rule_and_outputs_come_from_the_task() -> None:
     finished = events[-1]
     assert isinstance(finished, RunFinished) and finished.status == "saved" and finished.steps == 3
     assert finished.plan_path == Path("/tmp/1")
+
+
+# --- a huge model output is never resent whole ---------------------------------------------------------------
+
+
+def test_huge_arguments_are_refused_and_never_resent(catalog: Catalog, tmp_path: Path) -> None:
+    huge = "x" * 300_000
+    agent, model = planning_agent(
+        catalog,
+        tmp_path,
+        [
+            ModelReply(None, [call("save_plan", "big", content=huge, filename="ml.md")]),
+            ModelReply(None, [call("get_current_date", "d")]),
+            ModelReply("No plan."),
+            ModelReply("Still none."),
+        ],
+    )
+    events = list(agent.run("learn python"))
+    refused = next(e for e in events if isinstance(e, Observation) and e.call_id == "big")
+    assert refused.failure == "too_long" and "over the limit of 200,000" in refused.text
+    assert not (tmp_path / "plans").exists()  # nothing was run
+    # No later request carries the arguments again: each stays far below their size.
+    assert all(len(json.dumps(request["messages"])) < 50_000 for request in model.requests[1:])
+    assert model.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"] == "{}"
+    # The events (what the trace writes) hold a bounded copy.
+    finished = [e for e in events if isinstance(e, ModelCallFinished)]
+    assert len(finished[0].reply["tool_calls"][0]["function"]["arguments"]) < 201_000
+    assert next(e for e in events if isinstance(e, Action) and e.call_id == "big").arguments == {}
+
+
+def test_a_huge_reply_is_cut_with_a_note(catalog: Catalog, tmp_path: Path) -> None:
+    agent, model = planning_agent(
+        catalog, tmp_path, [ModelReply("y" * 250_000), ModelReply("Sorry, no plan.")]
+    )
+    events = list(agent.run("learn python"))
+    kept = model.requests[1]["messages"][2]["content"]
+    assert kept.startswith("y" * 1000) and len(kept) < 200_100 and "50000 more characters left out" in kept
+    assert any(isinstance(e, Notice) and e.code == "reply_cut" for e in events)
+    finished = [e for e in events if isinstance(e, ModelCallFinished)]
+    assert len(finished[0].reply["content"]) < 200_100

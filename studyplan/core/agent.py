@@ -47,6 +47,10 @@ class AgentConfig:
     keep_recent_steps: int = 2
     elide_argument_chars: int = 1500  # longer string arguments of a successful call are stubbed in the history
     repeat_limit: int = 2  # consecutive steps made only of repeated calls before the run is stopped
+    # A reply's text and a call's arguments beyond these are never resent whole: the text is cut with a note,
+    # the call refused and its arguments left out of the history; events (the trace) keep a bounded copy.
+    max_reply_chars: int = 200_000
+    max_argument_chars: int = 200_000
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ class _Outcome:
     text: str
     ok: bool
     repeated: bool
+    too_long: bool = False
 
 
 @dataclass
@@ -175,7 +180,13 @@ class Agent:
             reply = self.model.complete(request.messages, request.tools, request.stop)
         state.usage = state.usage + (reply.usage or Usage())
         state.last_prompt_tokens = reply.usage.prompt_tokens if reply.usage and reply.usage.prompt_tokens else None
-        yield ModelCallFinished(step, time.perf_counter() - started, reply.usage, reply.to_message())
+        limit = self.config.max_reply_chars
+        yield ModelCallFinished(step, time.perf_counter() - started, reply.usage, _bounded(reply.to_message(), limit))
+        if reply.content is not None and len(reply.content) > limit:
+            cut = len(reply.content) - limit
+            note = f"Step {step}: the reply was {len(reply.content):,} characters; its last {cut:,} are left out."
+            yield Notice(note, "warning", "reply_cut")
+            reply = replace(reply, content=reply.content[:limit] + f"\n[... {cut} more characters left out ...]")
         return reply
 
     def _forced_tool(self, step: int, tools: list[dict[str, Any]] | None) -> str | None:
@@ -192,12 +203,14 @@ class Agent:
             outcome = yield from self._execute(step, call)
             outcomes.append(outcome)
         # Bulky arguments of calls that succeeded (the plan's Markdown once save_plan wrote it) are not
-        # needed again: the history keeps a stub, the trace keeps the full text.
+        # needed again: the history keeps a stub, the trace keeps the full text. Arguments over the size
+        # limit are never resent at all.
         bulky = {
             call.id: _stub_bulky(outcome.arguments, call.name, self.config.elide_argument_chars)
             for call, outcome in zip(decision.calls, outcomes, strict=True)
             if outcome.ok
         }
+        bulky.update({call.id: {} for call, outcome in zip(decision.calls, outcomes, strict=True) if outcome.too_long})
         reply, decision = _with_arguments(reply, decision, {k: v for k, v in bulky.items() if v is not None})
         state.messages.append(self.protocol.assistant_message(reply, decision))
         results = [(call, outcome.text) for call, outcome in zip(decision.calls, outcomes, strict=True)]
@@ -249,6 +262,9 @@ class Agent:
         """Check and run one call, yielding its Action and Observation; every call goes into the journal.
 
         An identical call made before (one that succeeded or failed) is answered from memory, as a repeat."""
+        size = len(call.raw_arguments) if call.raw_arguments is not None else 0
+        if size > self.config.max_argument_chars:
+            return (yield from self._refuse_too_long(step, call, size))
         arguments, problem = self._arguments(call)
         yield Action(step, call.id, call.name, arguments)
         started = time.perf_counter()
@@ -270,6 +286,18 @@ class Agent:
             step, call.id, call.name, text, entry.ok, time.perf_counter() - started, entry.failure, entry.result.data
         )
         return _Outcome(arguments, text, entry.ok, entry.failure == "repeated")
+
+    def _refuse_too_long(self, step: int, call: PlannedCall, size: int) -> Generator[Event, None, _Outcome]:
+        """A call whose arguments are over the limit: not run, and its arguments never resent."""
+        yield Action(step, call.id, call.name, {})
+        limit = self.config.max_argument_chars
+        text = (
+            f"Error: the arguments of {call.name} were {size:,} characters, over the limit of {limit:,}: nothing "
+            "was run and they are left out of the history. Call it again with much shorter arguments."
+        )
+        self.registry.journal.record(JournalEntry(step, call.id, call.name, {}, ToolResult(text), "too_long"))
+        yield Observation(step, call.id, call.name, text, False, 0.0, "too_long")
+        return _Outcome({}, text, ok=False, repeated=False, too_long=True)
 
     def _repeat_notice(self, earlier: JournalEntry) -> ToolResult:
         """The answer to a repeated call: where its result is, or the error it got, and what is still missing."""
@@ -305,6 +333,21 @@ class Agent:
         if len(text) <= limit:
             return text
         return text[:limit] + f"\n[... {len(text) - limit} more characters left out ...]"
+
+
+def _bounded(message: dict[str, Any], limit: int) -> dict[str, Any]:
+    """A copy of an assistant message with its text and each call's arguments cut to `limit` characters."""
+
+    def cut(text: str) -> str:
+        return text if len(text) <= limit else text[:limit] + f"[... {len(text) - limit} more characters ...]"
+
+    bounded = {**message, "content": cut(message.get("content") or "")}
+    if message.get("tool_calls"):
+        bounded["tool_calls"] = [
+            {**call, "function": {**call["function"], "arguments": cut(call["function"]["arguments"])}}
+            for call in message["tool_calls"]
+        ]
+    return bounded
 
 
 def _snapshot(messages: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
