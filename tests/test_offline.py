@@ -552,3 +552,33 @@ def test_eval_goal_plans_read_as_a_learner_would(goal: str, catalog: Catalog, tm
             taught |= skills.course_tools(course)
         for item in [*week.tasks, week.deliverable]:
             assert skills.tools_named(item) <= taught, f"week {week.number} asks for {item!r} before it is taught"
+
+
+# --- prerequisites and choices (issue 11 point 4) ---------------------------------------------------------
+
+
+def test_deep_learning_from_scratch_learns_the_math_and_machine_learning_first(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    _, plan = drive("Deep learning from scratch in six months", catalog, tmp_path).saved_plan()
+    topics = [catalog.get(ref).topics[0] for ref in plan.resources]
+    assert {"linear_algebra", "probability_statistics", "machine_learning"} <= set(topics)
+    assert topics.index("deep_learning") > max(topics.index(t) for t in ("linear_algebra", "machine_learning"))
+
+
+def test_data_science_covers_statistics_sql_and_machine_learning(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("Learn data science in 12 weeks", catalog, tmp_path).saved_plan()
+    topics = {topic for ref in plan.resources for topic in catalog.get(ref).topics}
+    assert {"probability_statistics", "sql_databases", "machine_learning"} <= topics
+
+
+def test_a_learner_who_writes_chinese_gets_chinese_courses_first(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("零基础6个月入门Python编程", catalog, tmp_path).saved_plan()
+    assert plan.resources[0] == "bit-python"  # 嵩天's 北京理工 Python course, in Chinese
+
+
+def test_what_the_learner_knows_is_skipped_and_said(catalog: Catalog, tmp_path: Path) -> None:
+    _, plan = drive("I know Python; 8 weeks of web development", catalog, tmp_path).saved_plan()
+    assert not any("assumes you are a beginner" in item for item in plan.assumptions)
+    assert any("You say you know Python" in item for item in plan.assumptions)
+    assert all(catalog.get(ref).topics[0] != "python" for ref in plan.resources)
