@@ -111,8 +111,11 @@ class OpenAIChatModel:
             request["tools"] = tools
         if stop:
             request["stop"] = stop
-        if tools and tool_choice and self._send_tool_choice:
-            request["tool_choice"] = {"type": "function", "function": {"name": tool_choice}}
+        if tools and self._send_tool_choice:
+            # "auto" is every API's default, but llama-cpp-python's chatml-function-calling format shows the
+            # model no tools at all unless a tool_choice is sent: the model then writes prose.
+            forced = {"type": "function", "function": {"name": tool_choice}} if tool_choice else "auto"
+            request["tool_choice"] = forced
         self._clock.start_request()
         try:
             return self._complete_choosing(request)
@@ -145,7 +148,9 @@ class OpenAIChatModel:
             return send(request)
         except openai.APIStatusError as err:
             # Only an error that names tool_choice: "tools not supported" must reach the text-protocol switch.
-            if "tool_choice" not in request or not _MENTIONS_TOOL_CHOICE.search(f"{err.body} {err.message}"):
+            # A refused "auto" (vLLM without --enable-auto-tool-choice) means no tools at all: it must be raised.
+            forced = isinstance(request.get("tool_choice"), dict)
+            if not forced or not _MENTIONS_TOOL_CHOICE.search(f"{err.body} {err.message}"):
                 raise
             self._send_tool_choice = False
             return send({key: value for key, value in request.items() if key != "tool_choice"})
