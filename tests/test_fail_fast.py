@@ -125,3 +125,19 @@ def test_the_run_header_names_model_and_endpoint(
     run_cli(["learn python", "-m", "local/qwen", "--base-url", scripted_server.base_url, "--today", TODAY])
     first_line = capsys.readouterr().out.splitlines()[0]
     assert "model: qwen" in first_line and f"endpoint: {scripted_server.base_url}" in first_line
+
+
+def test_a_trickling_server_cannot_hold_a_run_past_its_deadline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, scripted_server: ScriptedServer
+) -> None:
+    from scripted_server import trickle
+
+    monkeypatch.chdir(tmp_path)
+    scripted_server.add(trickle(reply("x" * 500), interval=0.1))
+    started = time.monotonic()
+    code = run_cli(["learn python", "-m", "local/qwen", "--base-url", scripted_server.base_url, "--today", TODAY,
+                    "--deadline", "1.5", "-q"])
+    assert code == EXIT_MODEL
+    assert time.monotonic() - started < 4
+    err = capsys.readouterr().err
+    assert "deadline of 1.5s" in err and "--deadline" in err and err.count("\n") == 1

@@ -31,6 +31,7 @@ def _run_json(finished: RunFinished, run: AgentRun) -> dict[str, Any]:
         "status": finished.status,
         "plan": display_path(finished.plan_path) if finished.plan_path is not None else None,
         "model": run.settings.model,
+        "endpoint": run.settings.endpoint,
         "steps": finished.steps,
         "seconds": round(finished.seconds, 3),
         "tokens": {
