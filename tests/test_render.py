@@ -304,3 +304,15 @@ def test_make_console_follows_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR")
     assert make_console(no_color=True).no_color
     assert make_console(stderr=True).stderr
+
+
+def test_escape_sequences_in_what_the_model_wrote_never_reach_the_terminal() -> None:
+    hostile = "before\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x00 after"
+    output = render(
+        Thought(step=1, text=hostile),
+        Action(step=1, call_id="c", tool="search_courses", arguments={"topic": hostile}),
+        Observation(step=1, call_id="c", tool="search_courses", text=hostile, ok=True, seconds=0.1),
+        FinalAnswer(step=2, text=hostile),
+    )
+    assert "\x1b" not in output and "\x00" not in output and "\x07" not in output
+    assert output.count("beforered after") == 4  # thought, argument, observation, final answer

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from studyplan.core.events import (
     Thought,
 )
 from studyplan.paths import display_path
+from studyplan.safe_text import clean_text
 from studyplan.ui.console import is_plain
 from studyplan.ui.words import format_seconds, format_usage, status_message
 
@@ -90,6 +92,7 @@ class Renderer:
     def handle(self, event: Event) -> None:
         # Any event means the model has stopped thinking (or the run moved on without it).
         self.close()
+        event = _without_control_characters(event)
         if self.quiet:
             if isinstance(event, RunFinished):
                 self._print_quiet_result(event)
@@ -258,3 +261,18 @@ def show_run(events: Iterable[Event], renderer: Renderer) -> RunFinished:
                 finished = event
     assert finished is not None, "the agent always ends with RunFinished"
     return finished
+
+
+def _without_control_characters(event: Event) -> Event:
+    """The event with what the model wrote (thoughts, answers, observations, arguments) cleaned of escape
+    sequences and control characters: a reply must not recolour or rewrite the user's terminal."""
+    match event:
+        case Thought() | FinalAnswer() | Observation() | Notice():
+            return replace(event, text=clean_text(event.text))
+        case Action():
+            arguments = {name: clean_text(value) if isinstance(value, str) else value
+                         for name, value in event.arguments.items()}
+            return replace(event, arguments=arguments)
+        case RunFinished():
+            return replace(event, summary=clean_text(event.summary))
+    return event
