@@ -56,7 +56,7 @@ def test_a_start_the_goal_names_wins(catalog: Catalog) -> None:
 
 
 def test_courses_for_what_the_learner_knows_are_named_with_the_fix(catalog: Catalog) -> None:
-    goal = "I know some Python. Help me learn data science in 12 weeks, 6 hours a week."
+    goal = "I know some Python. Help me learn data analysis in 12 weeks, 6 hours a week."
     result = review(catalog, goal, ("py4e", "ms-data-science-for-beginners"), hours=6)
     assert not result.ok
     assert any("[py4e]" in p and "already knows" in p and "leave it out" in p for p in result.problems)

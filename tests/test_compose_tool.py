@@ -87,7 +87,7 @@ def test_a_placeholder_start_is_refused_with_todays_date(tmp_path: Path) -> None
 
 
 def test_known_skill_and_missing_topic_each_come_with_the_fix(tmp_path: Path) -> None:
-    tools = registry(tmp_path, "I know some Python. Help me learn data science in 12 weeks, 6 hours a week.")
+    tools = registry(tmp_path, "I know some Python. Help me learn data analysis in 12 weeks, 6 hours a week.")
     with pytest.raises(ToolError) as refused:
         compose(tools, ["py4e"], weeks=12, hours=6)
     text = str(refused.value)
@@ -182,7 +182,7 @@ def test_a_model_that_writes_a_stub_is_refused_and_recovers_through_compose(
 
 
 def test_a_composed_plan_says_what_it_assumes_with_the_values_chosen(tmp_path: Path) -> None:
-    tools = registry(tmp_path, "I know some Python. Help me learn data science in 12 weeks.")
+    tools = registry(tmp_path, "I know some Python. Help me learn data analysis in 12 weeks.")
     compose(tools, ["ms-data-science-for-beginners"], weeks=12, hours=5, start="2026-11-30")
     tools.call("save_draft", {"draft_id": "draft-1", "filename": "ds.md"})
     plan = parse_plan((tmp_path / "plans" / "ds.md").read_text(encoding="utf-8"))
