@@ -17,7 +17,7 @@ from studyplan.core.arguments import (
     validate_arguments,
 )
 from studyplan.core.react_parser import parse_react
-from studyplan.core.tools import RunContext, tool_from_function
+from studyplan.core.tools import RunContext, Tool, tool_from_function
 
 
 class ToolContext(RunContext):
@@ -51,10 +51,10 @@ def tag_plan(tags: list[str], public: bool = False, ratio: float = 1.0, extra: d
     return ""
 
 
-SEARCH = tool_from_function(search_courses).parameters
-CALENDAR = tool_from_function(plan_calendar).parameters
-DATE = tool_from_function(get_current_date).parameters
-TAGS = tool_from_function(tag_plan).parameters
+SEARCH = tool_from_function(search_courses)
+CALENDAR = tool_from_function(plan_calendar)
+DATE = tool_from_function(get_current_date)
+TAGS = tool_from_function(tag_plan)
 
 LEVEL_ALIASES = {
     "初级": "beginner",
@@ -70,14 +70,10 @@ def level_alias(value: str, allowed: list[str]) -> str | None:
     return alias if alias in allowed else None
 
 
-def normalize(
-    schema: dict[str, Any], args: list[Any], kwargs: dict[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
+def normalize(tool: Tool, args: list[Any], kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """What the loop does with a text-protocol call."""
-    values, problems = coerce_arguments(
-        schema, bind_arguments(schema, args, kwargs), enum_aliases=level_alias
-    )
-    return values, problems + validate_arguments(schema, values)
+    values, problems = coerce_arguments(tool, bind_arguments(tool, args, kwargs), enum_aliases=level_alias)
+    return values, problems + validate_arguments(tool, values)
 
 
 # --- binding ---
@@ -157,7 +153,7 @@ def test_plan_calendar_with_string_weeks() -> None:
         (SEARCH, {"topic": "sql", "level": None}, {"topic": "sql"}),
     ],
 )
-def test_coercion(schema: dict[str, Any], given: dict[str, Any], expected: dict[str, Any]) -> None:
+def test_coercion(schema: Tool, given: dict[str, Any], expected: dict[str, Any]) -> None:
     assert coerce_arguments(schema, given, enum_aliases=level_alias) == (expected, [])
 
 
@@ -178,7 +174,7 @@ def test_coercion(schema: dict[str, Any], given: dict[str, Any], expected: dict[
     ],
 )
 def test_values_that_cannot_be_coerced_are_reported_and_kept(
-    schema: dict[str, Any], given: dict[str, Any], mentions: str
+    schema: Tool, given: dict[str, Any], mentions: str
 ) -> None:
     values, problems = coerce_arguments(schema, given, enum_aliases=level_alias)
     assert values == given
@@ -236,7 +232,7 @@ def test_valid_arguments_have_no_problems() -> None:
 
 
 def test_describe_parameters_shows_defaults_and_list_types() -> None:
-    assert describe_parameters(TAGS) == (
+    assert describe_parameters(TAGS.parameters) == (
         "(tags: list of string, public: boolean = false, ratio: number = 1.0, extra: object = optional)"
     )
 

@@ -321,9 +321,9 @@ class Agent:
                 return {}, f"{call.name}: {error}"
             values = parsed
         else:
-            values = bind_arguments(tool.parameters, list(call.args), dict(call.kwargs))
-        values, coercion_problems = coerce_arguments(tool.parameters, values, enum_aliases=self.task.enum_alias)
-        problems = coercion_problems + validate_arguments(tool.parameters, values, tool_name=call.name)
+            values = bind_arguments(tool, list(call.args), dict(call.kwargs))
+        values, coercion_problems = coerce_arguments(tool, values, enum_aliases=self.task.enum_alias)
+        problems = coercion_problems + validate_arguments(tool, values, tool_name=call.name)
         if problems:
             return values, f"invalid arguments for {call.name}: " + "; ".join(dict.fromkeys(problems))
         return values, None

@@ -1,18 +1,19 @@
-"""Turning what a model wrote into the arguments a tool's JSON schema expects.
+"""Turning what a model wrote into the arguments of a tool, checked by the tool's pydantic model.
 
-Schemas are the ones `studyplan.core.tools.tool_from_function` builds: {"type": "object", "properties": {...},
-"required": [...], "additionalProperties": false}, properties in signature order. The steps are:
+Tools are the ones `studyplan.core.tools.tool_from_function` builds: their `arguments_model` (studyplan.core.schema)
+is the one source of both the JSON schema the model sees and these checks. The steps are:
 
 1. `parse_json_arguments` (native tool calls) or `bind_arguments` (text protocol: positional values) give a
    dict of values;
-2. `coerce_arguments` converts values to the schema's types and normalizes enum values (初级 → beginner
-   through an alias hook), reporting what cannot be converted;
-3. `validate_arguments` reports missing, unknown, wrongly typed and out-of-enum values.
+2. `coerce_arguments` converts values through the model (初级 → beginner through an alias hook, "3" → 3,
+   "yes" → true), reporting what cannot be converted;
+3. `validate_arguments` reports missing, unknown, wrongly typed and out-of-enum values (pydantic, strict).
 
 Problems are short sentences meant for the model, each naming the field and the expected parameters:
 
-    >>> schema = {"type": "object", "properties": {"topic": {"type": "string"}}, "required": ["topic"]}
-    >>> validate_arguments(schema, {})
+    >>> def search(topic: str) -> str:
+    ...     return topic
+    >>> validate_arguments(tool_from_function(search), {})
     ["missing required argument 'topic'; expected (topic: string)"]
 
 Nothing here raises on bad input: every problem is returned, so the loop can hand it back as an observation.
@@ -22,10 +23,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from typing import Any
+from functools import cache
+from typing import Annotated, Any
 
-import json_repair
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from studyplan.core.schema import ALIASES_CONTEXT, FIELD_CONFIG, EnumAliases, repair_json
+from studyplan.core.tools import Tool, tool_from_function
 
 __all__ = [
     "EXTRA_POSITIONAL",
@@ -34,18 +38,13 @@ __all__ = [
     "coerce_arguments",
     "describe_parameters",
     "parse_json_arguments",
+    "tool_from_function",
     "validate_arguments",
 ]
-
-EnumAliases = Callable[[str, list[str]], str | None]
-"""Maps a value outside an enum to one of the allowed values (e.g. "初级" → "beginner"), or None."""
 
 EXTRA_POSITIONAL = "*args"
 """Key under which `bind_arguments` keeps positional values that fit no parameter (never a real name)."""
 
-_TRUE_WORDS = {"true", "yes", "y", "1", "on", "是", "对"}
-_FALSE_WORDS = {"false", "no", "n", "0", "off", "否", "不"}
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _FENCED = re.compile(r"^```[A-Za-z_]*[ \t]*\n?(.*?)\n?[ \t]*(?:```[ \t]*)?$", re.DOTALL)
 
 
@@ -68,9 +67,7 @@ def describe_parameters(schema: dict[str, Any]) -> str:
     return "(" + ", ".join(parts) + ")"
 
 
-def bind_arguments(
-    parameters_schema: dict[str, Any], args: list[Any], kwargs: dict[str, Any]
-) -> dict[str, Any]:
+def bind_arguments(tool: Tool, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """Map positional values onto the schema's parameters, in order, next to the keyword values.
 
     Keyword names are matched exactly, else ignoring case and `-`/`_`/spaces (`Topic` → topic). Positional
@@ -79,13 +76,14 @@ def bind_arguments(
     `validate_arguments` to report — except for a tool without parameters, where a positional text is a
     description the model added (`get_current_date (no input)`) and is ignored.
 
-    >>> schema = {"properties": {"topic": {}, "level": {}}}
-    >>> bind_arguments(schema, ["机器学习", "初级"], {})
+    >>> def search(topic: str, level: str | None = None) -> str:
+    ...     return topic
+    >>> bind_arguments(tool_from_function(search), ["机器学习", "初级"], {})
     {'topic': '机器学习', 'level': '初级'}
-    >>> bind_arguments(schema, ["python"], {"Level": "beginner"})
+    >>> bind_arguments(tool_from_function(search), ["python"], {"Level": "beginner"})
     {'level': 'beginner', 'topic': 'python'}
     """
-    names = list(_properties(parameters_schema))
+    names = list(_properties(tool.parameters))
     values: dict[str, Any] = {}
     for key, value in kwargs.items():
         values[_match_name(key, names)] = value
@@ -100,50 +98,54 @@ def bind_arguments(
 
 
 def coerce_arguments(
-    schema: dict[str, Any], values: dict[str, Any], enum_aliases: EnumAliases | None = None
+    tool: Tool, values: dict[str, Any], enum_aliases: EnumAliases | None = None
 ) -> tuple[dict[str, Any], list[str]]:
-    """Convert values to the schema's types; returns (converted values, problems).
+    """Convert values through the tool's model; returns (converted values, problems).
 
     "3" → 3 for integers, "true" → True for booleans, 3 → "3" for strings, a JSON text → list or object,
     and enum values matched ignoring case, then through `enum_aliases`. A value that cannot be converted is
     kept as given and reported. A None for a parameter is dropped (the model means "not given").
     Unknown names are kept untouched for `validate_arguments`.
 
-    >>> schema = {"properties": {"weeks": {"type": "integer"}, "level": {"enum": ["beginner", "advanced"]}}}
-    >>> coerce_arguments(schema, {"weeks": "12", "level": "Beginner"})
-    ({'weeks': 12, 'level': 'beginner'}, [])
+    >>> def calendar(weeks: int, start: str = "monday") -> str:
+    ...     return start
+    >>> coerce_arguments(tool_from_function(calendar), {"weeks": "12", "start": 20250303})
+    ({'weeks': 12, 'start': '20250303'}, [])
     """
-    properties = _properties(schema)
+    properties = _properties(tool.parameters)
+    adapters = _lenient_adapters(tool.arguments_model)
     converted: dict[str, Any] = {}
     problems: list[str] = []
     for name, value in values.items():
         prop = properties.get(name)
         if value is None and prop is not None:
             continue
-        if prop is None:
+        if prop is None or name not in adapters:
             converted[name] = value
             continue
-        ok, result = _coerce(value, prop, enum_aliases)
-        converted[name] = result if ok else value
-        if not ok:
-            problems.append(f"{_wrong_value(name, value, prop)}; expected {describe_parameters(schema)}")
+        try:
+            converted[name] = adapters[name].validate_python(value, context={ALIASES_CONTEXT: enum_aliases})
+        except ValidationError:
+            converted[name] = value
+            problems.append(f"{_wrong_value(name, value, prop)}; expected {describe_parameters(tool.parameters)}")
     return converted, problems
 
 
-def validate_arguments(
-    schema: dict[str, Any], values: dict[str, Any], tool_name: str | None = None
-) -> list[str]:
-    """Problems with `values` against `schema`: missing required, unknown, wrong type, outside an enum.
+def validate_arguments(tool: Tool, values: dict[str, Any], tool_name: str | None = None) -> list[str]:
+    """Problems with `values` against the tool's model, strictly: missing required, unknown, wrong type,
+    outside an enum.
 
     Each problem is one sentence naming the field and what the tool expects. `tool_name`, when given, is
     named in that description ("search_courses expects (...)").
 
-    >>> schema = {"properties": {"topic": {"type": "string"}}, "required": ["topic"],
-    ...           "additionalProperties": False}
-    >>> validate_arguments(schema, {"topic": "sql", "lang": "en"}, tool_name="search_courses")
+    >>> def search_courses(topic: str) -> str:
+    ...     return topic
+    >>> validate_arguments(tool_from_function(search_courses), {"topic": "sql", "lang": "en"}, "search_courses")
     ["unknown argument 'lang'; search_courses expects (topic: string)"]
     """
+    schema = tool.parameters
     properties = _properties(schema)
+    adapters = _strict_adapters(tool.arguments_model)
     expected = f"{tool_name} expects" if tool_name else "expected"
     signature = f"{expected} {describe_parameters(schema)}"
     problems: list[str] = []
@@ -156,7 +158,7 @@ def validate_arguments(
         elif name not in properties:
             if schema.get("additionalProperties", True) is False:
                 problems.append(f"unknown argument '{name}'; {signature}")
-        elif value is not None and not _matches(value, properties[name]):
+        elif value is not None and name in adapters and not _fits(adapters[name], value):
             problems.append(f"{_wrong_value(name, value, properties[name])}; {signature}")
     return problems
 
@@ -182,7 +184,7 @@ def parse_json_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:
         value = json.loads(body)
     except (ValueError, RecursionError) as exc:
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-        repaired = _repair(body)
+        repaired = repair_json(body)
         if isinstance(repaired, dict) and repaired:
             return repaired, None
         return None, f"not valid JSON ({reason}); send the arguments as one JSON object"
@@ -235,145 +237,29 @@ def _article(type_text: str) -> str:
     return ("an " if type_text[:1] in "aeiou" else "a ") + type_text
 
 
-def _matches(value: Any, prop: dict[str, Any]) -> bool:
-    """Whether a value already fits the property (used by validation, after coercion)."""
-    if "anyOf" in prop:
-        return any(_matches(value, option) for option in prop["anyOf"])
-    if "enum" in prop and value not in prop["enum"]:
+def _fits(adapter: TypeAdapter[Any], value: Any) -> bool:
+    try:
+        adapter.validate_python(value, strict=True)
+    except ValidationError:
         return False
-    kind = prop.get("type")
-    checks: dict[str, Callable[[Any], bool]] = {
-        "string": lambda v: isinstance(v, str),
-        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-        "boolean": lambda v: isinstance(v, bool),
-        "object": lambda v: isinstance(v, dict),
-        "array": lambda v: isinstance(v, list) and all(_matches(item, prop.get("items", {})) for item in v),
-    }
-    check = checks.get(kind) if isinstance(kind, str) else None
-    return check(value) if check else True
+    return True
 
 
-def _coerce(value: Any, prop: dict[str, Any], enum_aliases: EnumAliases | None) -> tuple[bool, Any]:
-    """(True, converted) or (False, None)."""
-    if "anyOf" in prop:
-        for option in prop["anyOf"]:
-            ok, result = _coerce(value, option, enum_aliases)
-            if ok:
-                return True, result
-        return False, None
-    kind = prop.get("type")
-    converters: dict[str, Callable[[Any], tuple[bool, Any]]] = {
-        "string": _to_string,
-        "integer": _to_integer,
-        "number": _to_number,
-        "boolean": _to_boolean,
-        "array": lambda v: _to_array(v, prop.get("items", {}), enum_aliases),
-        "object": _to_object,
-    }
-    converter = converters.get(kind) if isinstance(kind, str) else None
-    ok, result = converter(value) if converter else (True, value)
-    if ok and "enum" in prop:
-        return _to_enum(result, prop["enum"], enum_aliases)
-    return ok, result
+@cache
+def _lenient_adapters(model: type[BaseModel] | None) -> dict[str, TypeAdapter[Any]]:
+    """Per parameter, its type with the model's lenient first step (the model's own field validators)."""
+    if model is None:
+        return {}
+    return {name: TypeAdapter(_annotated(info), config=FIELD_CONFIG) for name, info in model.model_fields.items()}
 
 
-def _to_string(value: Any) -> tuple[bool, Any]:
-    if isinstance(value, str):
-        return True, value
-    if isinstance(value, bool):
-        return True, "true" if value else "false"
-    if isinstance(value, int | float):
-        return True, str(value)
-    return False, None
+@cache
+def _strict_adapters(model: type[BaseModel] | None) -> dict[str, TypeAdapter[Any]]:
+    """Per parameter, its bare type: what a value must already be."""
+    if model is None:
+        return {}
+    return {name: TypeAdapter(info.annotation or Any) for name, info in model.model_fields.items()}
 
 
-def _to_integer(value: Any) -> tuple[bool, Any]:
-    if isinstance(value, bool):
-        return False, None
-    if isinstance(value, int):
-        return True, value
-    if isinstance(value, float) and value.is_integer():
-        return True, int(value)
-    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
-        number = float(value)
-        return (True, int(number)) if number.is_integer() else (False, None)
-    return False, None
-
-
-def _to_number(value: Any) -> tuple[bool, Any]:
-    if isinstance(value, bool):
-        return False, None
-    if isinstance(value, int | float):
-        return True, value
-    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
-        number = float(value)
-        written_as_integer = number.is_integer() and not re.search(r"[.eE]", value)
-        return True, int(number) if written_as_integer else number
-    return False, None
-
-
-def _to_boolean(value: Any) -> tuple[bool, Any]:
-    if isinstance(value, bool):
-        return True, value
-    if isinstance(value, int) and value in (0, 1):
-        return True, bool(value)
-    word = str(value).strip().lower() if isinstance(value, str) else None
-    if word in _TRUE_WORDS:
-        return True, True
-    if word in _FALSE_WORDS:
-        return True, False
-    return False, None
-
-
-def _to_array(value: Any, items: dict[str, Any], enum_aliases: EnumAliases | None) -> tuple[bool, Any]:
-    if isinstance(value, tuple):
-        value = list(value)
-    if isinstance(value, str) and value.strip().startswith("["):
-        value = _load(value)
-    if not isinstance(value, list):
-        return False, None
-    converted = []
-    for item in value:
-        ok, result = _coerce(item, items, enum_aliases)
-        if not ok:
-            return False, None
-        converted.append(result)
-    return True, converted
-
-
-def _to_object(value: Any) -> tuple[bool, Any]:
-    if isinstance(value, str) and value.strip().startswith("{"):
-        value = _load(value)
-    return (True, value) if isinstance(value, dict) else (False, None)
-
-
-def _to_enum(value: Any, allowed: list[Any], enum_aliases: EnumAliases | None) -> tuple[bool, Any]:
-    if value in allowed:
-        return True, value
-    if isinstance(value, str):
-        folded = value.strip().lower()
-        for option in allowed:
-            if isinstance(option, str) and option.lower() == folded:
-                return True, option
-        alias = enum_aliases(value, [str(option) for option in allowed]) if enum_aliases else None
-        if alias in allowed:
-            return True, alias
-    return False, None
-
-
-def _load(text: str) -> Any:
-    """A JSON text as Python (repaired if it must be), or the text itself when it is not JSON."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        pass
-    repaired = _repair(text)
-    return text if repaired in ("", None) else repaired
-
-
-def _repair(text: str) -> Any:
-    try:
-        return json_repair.loads(text)
-    except Exception:  # json_repair is lenient by design; a crash inside it must not end the run
-        return None
+def _annotated(info: Any) -> Any:
+    return Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation

@@ -1,7 +1,9 @@
 """Tools as plain functions: the JSON schema is derived from the signature and the docstring.
 
-A tool is an ordinary function with type hints and a Google-style docstring. Its first paragraph is the
-description the model sees; the `Args:` section describes each parameter. A parameter annotated with a
+A tool is an ordinary function with type hints and a docstring (Google, NumPy or reST style, read by
+docstring_parser). Its description is what the model sees; the parameter section describes each parameter.
+The signature becomes a pydantic model (studyplan.core.schema), the one source of the JSON schema and of the
+argument checks (studyplan.core.arguments). A parameter annotated with a
 `RunContext` subclass is filled in by the registry and never shown to the model. A tool returns a
 `ToolResult` (text for the model, data for code) or raises ToolError; the registry records every call in its
 `Journal`.
@@ -10,14 +12,16 @@ description the model sees; the `Args:` section describes each parameter. A para
 from __future__ import annotations
 
 import inspect
-import re
-import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any
+
+import docstring_parser
+from pydantic import BaseModel
 
 from studyplan.core.journal import Failure, Journal, JournalEntry, ToolResult
+from studyplan.core.schema import arguments_model, plain_schema
 from studyplan.errors import StudyplanError, ToolError
 
 __all__ = ["RunContext", "Tool", "ToolRegistry", "ToolResult", "parse_docstring", "tool_from_function"]
@@ -38,6 +42,7 @@ class Tool:
     parameters: dict[str, Any]  # JSON schema of the arguments object
     function: Callable[..., ToolResult | str]
     context_param: str | None = None
+    arguments_model: type[BaseModel] | None = None  # the source of `parameters` and of the argument checks
 
     def openai_schema(self) -> dict[str, Any]:
         return {
@@ -49,86 +54,33 @@ class Tool:
         return list(self.parameters.get("properties", {}))
 
 
-_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
-_SECTION_HEADER = re.compile(r"^\s*(Returns|Raises|Examples?|Notes?):\s*$")
-_ARG_LINE = re.compile(r"^\s*(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-
-
 def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a Google-style docstring into (description, {parameter: description})."""
-    lines = inspect.cleandoc(doc or "").splitlines()
-    description: list[str] = []
-    params: dict[str, str] = {}
-    section = "description"
-    current: str | None = None
-    for line in lines:
-        if _ARGS_HEADER.match(line):
-            section, current = "args", None
-            continue
-        if _SECTION_HEADER.match(line):
-            section, current = "other", None
-            continue
-        if section == "description":
-            description.append(line)
-        elif section == "args":
-            match = _ARG_LINE.match(line)
-            indented = line.startswith((" ", "\t")) and line.strip()
-            if match and not (current and line.startswith("        ")):
-                current = match.group(1)
-                params[current] = match.group(2).strip()
-            elif current and indented:
-                params[current] = f"{params[current]} {line.strip()}".strip()
-    text = " ".join(" ".join(description).split())
-    return text, params
-
-
-def _json_type(annotation: Any) -> dict[str, Any]:
-    origin = get_origin(annotation)
-    if origin is Literal:
-        values = list(get_args(annotation))
-        kind = "string" if all(isinstance(v, str) for v in values) else "integer"
-        return {"type": kind, "enum": values}
-    if origin in (Union, types.UnionType):
-        options = [a for a in get_args(annotation) if a is not type(None)]
-        if len(options) == 1:
-            return _json_type(options[0])
-        return {"anyOf": [_json_type(a) for a in options]}
-    if origin in (list, tuple, set):
-        (item,) = get_args(annotation)[:1] or (str,)
-        return {"type": "array", "items": _json_type(item)}
-    simple = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object"}
-    if annotation in simple:
-        return {"type": simple[annotation]}
-    raise TypeError(f"unsupported tool parameter type: {annotation!r}")
+    """Split a docstring (Google, NumPy or reST style) into (description, {parameter: description}), each
+    on one line."""
+    parsed = docstring_parser.parse(doc or "")
+    description = " ".join(part for part in (parsed.short_description, parsed.long_description) if part)
+    params = {param.arg_name: " ".join((param.description or "").split()) for param in parsed.params}
+    return " ".join(description.split()), params
 
 
 def tool_from_function(function: Callable[..., ToolResult | str], name: str | None = None) -> Tool:
-    """Build a Tool whose schema comes from `function`'s signature and docstring."""
+    """Build a Tool whose arguments model (and so its JSON schema) comes from `function`'s signature and
+    docstring."""
+    tool_name = name or function.__name__
     hints = typing.get_type_hints(function)
     description, param_docs = parse_docstring(function.__doc__ or "")
-    properties: dict[str, Any] = {}
-    required: list[str] = []
+    parameters: dict[str, tuple[Any, Any]] = {}
     context_param = None
     for param in inspect.signature(function).parameters.values():
         annotation = hints.get(param.name, str)
         if isinstance(annotation, type) and issubclass(annotation, RunContext):
             context_param = param.name
             continue
-        schema = _json_type(annotation)
-        if param.name in param_docs:
-            schema["description"] = param_docs[param.name]
-        if param.default is inspect.Parameter.empty:
-            required.append(param.name)
-        elif param.default is not None:
-            schema["default"] = param.default
-        properties[param.name] = schema
-    parameters = {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-    return Tool(name or function.__name__, description, parameters, function, context_param)
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        parameters[param.name] = (annotation, default)
+    model = arguments_model(tool_name, parameters)
+    schema = plain_schema(model, param_docs)
+    return Tool(tool_name, description, schema, function, context_param, model)
 
 
 class ToolRegistry:
