@@ -39,15 +39,18 @@ class PlanReview:
     as_written: list[str] = field(default_factory=list)  # what the text itself lacks (see check_plan)
 
 
-def review_plan(text: str, catalog: Catalog, today: date | None = None) -> PlanReview:
+def review_plan(
+    text: str, catalog: Catalog, today: date | None = None, goal_hours: float | None = None
+) -> PlanReview:
     """Read `text` as a plan; refuse what is false, fill in what code can derive.
 
-    `today`, when given, is the date before which the plan may not start.
+    `today`, when given, is the date before which the plan may not start. `goal_hours`, when given, is the
+    learner's weekly time from the goal: a plan without a weekly-time line gets it (else what its courses ask).
     """
     scan = scan_plan(text)
     if outside := _date_outside_the_calendar(scan):
         return PlanReview([_message("date_out_of_range", date=outside.isoformat())], None)
-    checker = _Checker(scan, catalog, today)
+    checker = _Checker(scan, catalog, today, goal_hours)
     problems = [
         *checker.header_problems(),
         *checker.week_problems(),
@@ -83,8 +86,9 @@ def _label(course: Course) -> str:
 
 
 class _Checker:
-    def __init__(self, scan: PlanScan, catalog: Catalog, today: date | None) -> None:
+    def __init__(self, scan: PlanScan, catalog: Catalog, today: date | None, goal_hours: float | None) -> None:
         self.scan = scan
+        self.goal_hours = goal_hours
         self.catalog = catalog
         self.today = today
         self.lang: Lang = scan.lang
@@ -156,7 +160,7 @@ class _Checker:
             yield from self._weekday_problem("End", scan.end.value, scan.end.weekday)
             if weeks and scan.end.value != weeks[-1].end:
                 yield _message("end_date", end=scan.end.value.isoformat(), expected=weeks[-1].end.isoformat())
-        if scan.hours_per_week is None and self._derived_hours() is None:
+        if scan.hours_per_week is None and self._missing_hours() is None:
             yield _message("no_weekly_time", example=self.labels["weekly_time"].format(hours="N"))
 
     def week_problems(self) -> Iterator[str]:
@@ -238,6 +242,10 @@ class _Checker:
         """Every course the plan names (weeks and resources), by id, in order."""
         return {course.id: course for mention in self.mentions if (course := self._course(mention))}
 
+    def _missing_hours(self) -> float | None:
+        """The weekly time for a plan that states none: the goal's, else what its courses ask."""
+        return self.goal_hours if self.goal_hours is not None else self._derived_hours()
+
     def _derived_hours(self) -> float | None:
         """The weekly time a plan without one asks for: its busiest week's course hours, or more when its
         courses need more over all its weeks (rounded up to a half hour)."""
@@ -252,7 +260,7 @@ class _Checker:
 
     def budget_problems(self) -> Iterator[str]:
         scan = self.scan
-        hours = scan.hours_per_week if scan.hours_per_week is not None else self._derived_hours()
+        hours = scan.hours_per_week if scan.hours_per_week is not None else self._missing_hours()
         if hours is None or not scan.weeks or (scan.time_note and scan.time_note.strip()):
             return
         courses = self._courses()
@@ -287,7 +295,7 @@ class _Checker:
             problems.append(
                 _message("missing_end", example=self.labels["end"].format(date=self._dated(self._last_end())))
             )
-        if scan.hours_per_week is None and (hours := self._derived_hours()) is not None:
+        if scan.hours_per_week is None and (hours := self._missing_hours()) is not None:
             example = self.labels["weekly_time"].format(hours=format_hours(hours))
             problems.append(_message("missing_weekly_time", example=example))
         if missing := self._missing_resources():
@@ -317,8 +325,8 @@ class _Checker:
             filled.append("end")
         hours = scan.hours_per_week
         if hours is None:
-            hours = self._derived_hours() or 0.0
-            filled.append("weekly_time")
+            hours = self._missing_hours() or 0.0
+            filled.append("weekly_time" if self.goal_hours is None else "weekly_time_goal")
         if missing := self._missing_resources():
             resources += [course.id for course in missing]
             filled.append("resources")

@@ -20,6 +20,8 @@ from studyplan.core.tools import Tool, ToolRegistry, ToolResult, tool_from_funct
 from studyplan.domain import vocabulary
 from studyplan.domain.checks import fill_note, review_plan
 from studyplan.domain.document import render_plan
+from studyplan.engine.goal import parse_goal
+from studyplan.errors import StudyplanError
 from studyplan.paths import check_name_length, write_new_file
 from studyplan.planner import observations
 from studyplan.planner.context import ToolContext
@@ -88,7 +90,7 @@ def save_plan(ctx: ToolContext, content: str, filename: str) -> ToolResult:
         filename: Ends in .md.
     """
     name = _checked_filename(filename)
-    review = review_plan(content, ctx.catalog, ctx.today)
+    review = review_plan(content, ctx.catalog, ctx.today, goal_hours=_goal_hours(ctx))
     if review.plan is None:
         from studyplan.planner.compose_tool import writing_help
 
@@ -97,6 +99,16 @@ def save_plan(ctx: ToolContext, content: str, filename: str) -> ToolResult:
     path = write_new_file(ctx.plans_dir, name, render_plan(review.plan, ctx.catalog))
     ctx.saved_plans.append(path)
     return observations.plan_saved(path, name, filled=fill_note(review.filled))
+
+
+def _goal_hours(ctx: ToolContext) -> float | None:
+    """The learner's weekly hours, for a plan the model wrote without a weekly-time line."""
+    if not ctx.goal.strip():
+        return None
+    try:
+        return parse_goal(ctx.goal, ctx.today).hours_per_week
+    except StudyplanError:  # a goal the run accepted parses; if not, the plan's courses decide
+        return None
 
 
 def _checked_filename(filename: str) -> str:
