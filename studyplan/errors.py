@@ -1,7 +1,7 @@
 """The exception types studyplan raises on purpose.
 
 Every message is one line a user can act on. Exit codes are assigned in exactly one place,
-`studyplan.cli.main`, so library code never decides how the process ends.
+`studyplan.cli.exit_codes`, so library code never decides how the process ends.
 """
 
 
@@ -11,6 +11,11 @@ class StudyplanError(Exception):
 
 class UsageError(StudyplanError):
     """The command line or the goal cannot be used (empty goal, unknown topic, absurd duration)."""
+
+
+class NoMatchingTopic(UsageError):
+    """The goal names no topic the catalog covers. A model decides this inside the run (it searched and found
+    nothing), so the run ends without a plan (exit 6) with every model, the offline planner included."""
 
 
 class CatalogError(StudyplanError):

@@ -152,8 +152,9 @@ def test_offline_batch_records_each_goal_and_resumes(tmp_path: Path, capsys: pyt
                                    '{"goal": "6周复习线性代数", "today": "2027-01-04"}'])
     assert batch(goals, tmp_path, "--jobs", "2", "--model", "offline") == EXIT_BATCH_INCOMPLETE
     out = capsys.readouterr().out
-    assert "✓ 零基础3个月学机器学习 → " in out and "✗ asdfghjkl → No course topic matches" in out
-    assert "Batch incomplete: 3 saved, 1 rejected" in out
+    # No catalog topic matches "asdfghjkl": the model (here the offline one) says so, and no plan is saved.
+    assert "✓ 零基础3个月学机器学习 → " in out and "⚠ asdfghjkl → The model finished without saving a plan" in out
+    assert "Batch incomplete: 3 saved, 1 no_plan" in out
 
     first = {record["goal"]: record for record in records(tmp_path / "results.jsonl")}
     assert set(first) == {"零基础3个月学机器学习", "Learn SQL in 6 weeks", "asdfghjkl", "6周复习线性代数"}
@@ -164,13 +165,12 @@ def test_offline_batch_records_each_goal_and_resumes(tmp_path: Path, capsys: pyt
     assert Path(saved["plan_path"]).parent == (tmp_path / "plans").resolve()
     assert first["6周复习线性代数"]["options"] == {"today": "2027-01-04"}
     assert "2027-01-04" in Path(first["6周复习线性代数"]["plan_path"]).read_text(encoding="utf-8")
-    rejected = first["asdfghjkl"]
-    assert rejected["status"] == "rejected" and rejected["plan_path"] is None
-    assert "No course topic matches" in rejected["error"]
+    declined = first["asdfghjkl"]
+    assert declined["status"] == "no_plan" and declined["plan_path"] is None and declined["steps"] == 2
 
     # The rerun runs only the goal without a plan, and appends its new record.
     assert batch(goals, tmp_path, "--jobs", "2", "--model", "offline") == EXIT_BATCH_INCOMPLETE
-    assert "1 rejected, 3 skipped (already saved)" in capsys.readouterr().out
+    assert "1 no_plan, 3 skipped (already saved)" in capsys.readouterr().out
     second = records(tmp_path / "results.jsonl")
     assert [record["goal"] for record in second[4:]] == ["asdfghjkl"]
     assert len(list((tmp_path / "plans").glob("*.md"))) == 3  # no plan written twice

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from studyplan.cli.exit_codes import EXIT_DATA, EXIT_OK, EXIT_USAGE
+from studyplan.cli.exit_codes import EXIT_DATA, EXIT_NO_PLAN, EXIT_OK, EXIT_USAGE
 from studyplan.cli.main import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,11 +117,11 @@ def test_running_twice_never_overwrites(studyplan, tmp_path: Path) -> None:
     ("goal", "fragment"),
     [
         ("   ", "The goal is empty"),
-        ("学习量子烹饪", "可选主题"),
         ("3天学会机器学习", "周"),
         ("用100年学Python", "年"),
+        ("学Python，每周200小时", "小时"),
     ],
-    ids=["empty", "unknown-topic", "three-days", "hundred-years"],
+    ids=["empty", "three-days", "hundred-years", "200-hours-a-week"],
 )
 def test_bad_goals_get_one_line_and_save_nothing(studyplan, tmp_path: Path, goal: str, fragment: str) -> None:
     code, out, err = studyplan(goal, "--today", "2026-11-30")
@@ -179,8 +179,17 @@ def test_json_reports_the_run_and_the_plan(studyplan, tmp_path: Path) -> None:
 
 
 def test_json_of_a_refused_goal_is_the_one_line_error_only(studyplan) -> None:
-    code, out, err = studyplan("学习量子烹饪", "--today", "2026-11-30", "--json")
+    code, out, err = studyplan("用100年学Python", "--today", "2026-11-30", "--json")
     assert code == EXIT_USAGE and out == "" and err.startswith("Error: ")
+
+
+def test_a_goal_no_catalog_topic_covers_ends_without_a_plan_as_with_any_model(studyplan, tmp_path: Path) -> None:
+    """No matching course is the model's finding, made in the run: exit 6 offline as with an endpoint."""
+    code, out, err = studyplan("学习量子烹饪", "--today", "2026-11-30")
+    assert code == EXIT_NO_PLAN
+    assert "找不到与目标匹配的课程主题" in out and "可选主题" in out
+    assert "Traceback" not in out + err
+    assert not list(tmp_path.glob("plans/*"))  # no plan, and no draft: a short explanation is not a plan
 
 
 def test_a_dash_reads_the_goal_from_stdin(studyplan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from studyplan.app.config import config_path, keys_path, model_settings, read_config, read_keys
 from studyplan.app.logs import log_path
-from studyplan.cli.exit_codes import EXIT_OK, EXIT_USAGE
+from studyplan.cli.exit_codes import EXIT_NO_PLAN, EXIT_OK, EXIT_USAGE
 from studyplan.cli.main import run_cli
 
 SECRET = "sk-test-secret-0123456789"
@@ -101,21 +101,24 @@ def test_every_run_is_logged_and_read_back(
     monkeypatch.chdir(tmp_path)
     assert cli(capsys, "3个月学Python", "--today", "2026-11-30", "-q")[0] == EXIT_OK
     assert cli(capsys, "learn SQL in 4 weeks", "--today", "2026-11-30", "-q")[0] == EXIT_OK
-    assert cli(capsys, "learn quantum basket weaving", "--today", "2026-11-30")[0] == EXIT_USAGE
+    assert cli(capsys, "learn quantum basket weaving", "--today", "2026-11-30")[0] == EXIT_NO_PLAN
+    assert cli(capsys, "learn python in 0 weeks", "--today", "2026-11-30")[0] == EXIT_USAGE
     cli(capsys, "learn git", "--today", "2026-11-30", "--no-log")
 
     code, out, _ = cli(capsys, "logs", "--json", "-n", "5")
     runs = json.loads(out)
     assert code == EXIT_OK
+    # A goal refused before any model call is not a run; --no-log leaves no record either.
     assert [run["goal"] for run in runs] == ["learn quantum basket weaving", "learn SQL in 4 weeks", "3个月学Python"]
     newest, sql, _python = runs
-    assert newest["status"] == "rejected" and "No course topic" in newest["error"]
+    assert newest["status"] == "no_plan"
+    assert any("No course topic matches" in (message.get("content") or "") for message in newest["messages"])
     assert sql["status"] == "saved" and sql["plan_path"].endswith(".md") and sql["steps"] >= 4
     assert sql["model"] == "offline" and sql["protocol"] == "tools"
     assert sql["messages"][0]["role"] == "system" and sql["messages"][1]["content"] == "learn SQL in 4 weeks"
 
     out = cli(capsys, "logs", "-n", "1")[1]
-    assert "learn quantum basket weaving" in out and "rejected" in out
+    assert "learn quantum basket weaving" in out and "no_plan" in out
     assert cli(capsys, "logs", "path")[1].strip() == str(log_path())
 
 

@@ -22,6 +22,7 @@ from studyplan.core.model import ChatModel
 from studyplan.core.tools import ToolRegistry
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog
+from studyplan.engine.goal import check_goal
 from studyplan.errors import StudyplanError, UsageError
 from studyplan.llm.settings import BoundFlags, ModelSettings
 from studyplan.paths import display_path, ensure_folder
@@ -224,7 +225,8 @@ def goal_with_start(goal: str, start: date | None) -> str:
 
 
 def plan_run(goal: str, options: RunOptions, start: date | None = None) -> AgentRun:
-    """Assemble the planning agent for one goal; UsageError (before any model call) for an empty goal."""
+    """Assemble the planning agent for one goal. UsageError before any model call for what needs no model
+    (an empty goal, a duration or weekly hours out of range), so every model gets the same exit code."""
     goal = user_sentence(goal, "goal")
     if not goal:
         raise UsageError(
@@ -237,6 +239,7 @@ def plan_run(goal: str, options: RunOptions, start: date | None = None) -> Agent
     settings = model_settings(options.model, options.base_url, options.temperature, options.bound_flags)
     defaults = goal_defaults(goal, options.today, start, settings.offline)
     goal, start = defaults.goal, defaults.start
+    check_goal(goal, options.today, start)
     context = ToolContext(today=options.today, catalog=catalog, plans_dir=options.plans_dir, goal=goal)
     registry = build_registry(context)
     model = build_model(settings, catalog, options.stream, journal=registry.journal)

@@ -19,7 +19,7 @@ from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Level
 from studyplan.engine.exams import Target, read_target
 from studyplan.engine.time_phrases import CLAUSE_BREAK, Dates, Duration, hours_per_week, read_dates, read_duration
-from studyplan.errors import UsageError
+from studyplan.errors import NoMatchingTopic, UsageError
 from studyplan.lang import Lang, detect_lang
 
 MIN_WEEKS = 1
@@ -191,6 +191,29 @@ def _weeks(
     return duration.weeks
 
 
+def check_goal(text: str, today: date, start: date | None = None) -> None:
+    """What can be refused without a model, before the loop runs, so that every model gets the same exit:
+    an empty goal, a duration, deadline or weekly hours out of range (UsageError, one line). Whether the
+    catalog covers the goal's topic is the model's finding, made in the run."""
+    raw = " ".join(text.split())
+    if not raw:
+        raise UsageError(_goal_phrases("en")["empty"])
+    lang = detect_lang(raw)
+    words = _goal_phrases(lang)
+    dates = read_dates(raw, today)
+    first_day = _start_day(dates.start, start, today, words, [])
+    _weeks(read_duration(dates.undated, lang), dates, first_day, words, [])
+    _checked_hours(hours_per_week(dates.undated), words)
+
+
+def _checked_hours(hours: float | None, words: dict[str, Any]) -> float | None:
+    if hours is not None and not MIN_HOURS_PER_WEEK <= hours <= MAX_HOURS_PER_WEEK:
+        raise UsageError(
+            words["hours_out_of_range"].format(hours=hours, low=MIN_HOURS_PER_WEEK, high=MAX_HOURS_PER_WEEK)
+        )
+    return hours
+
+
 def parse_goal(text: str, today: date, start: date | None = None) -> Goal:
     """Read a one-sentence goal. Raises UsageError (one line) when it cannot be planned. `start` (the
     --start option) overrides the start the goal names."""
@@ -203,7 +226,7 @@ def parse_goal(text: str, today: date, start: date | None = None) -> Goal:
     mentioned = vocabulary.find_topics(raw)
     if not mentioned:
         topics = words["separator"].join(vocabulary.topic_label(key, lang) for key in vocabulary.all_topics())
-        raise UsageError(words["no_topic"].format(goal=raw, topics=topics))
+        raise NoMatchingTopic(words["no_topic"].format(goal=raw, topics=topics))
     said_known = [topic for topic in _known_topics(raw) if topic in mentioned]
     wanted = [topic for topic in mentioned if topic not in said_known] or mentioned
     main_topic = _main_topic(wanted)
@@ -229,14 +252,10 @@ def parse_goal(text: str, today: date, start: date | None = None) -> Goal:
     start = _start_day(dates.start, start, today, words, assumptions)
     weeks = _weeks(read_duration(undated, lang), dates, start, words, assumptions)
 
-    hours = hours_per_week(undated)
+    hours = _checked_hours(hours_per_week(undated), words)
     if hours is None:
         hours = DEFAULT_HOURS[level]
         assumptions.append(words["default_hours"].format(hours=hours))
-    elif not MIN_HOURS_PER_WEEK <= hours <= MAX_HOURS_PER_WEEK:
-        raise UsageError(
-            words["hours_out_of_range"].format(hours=hours, low=MIN_HOURS_PER_WEEK, high=MAX_HOURS_PER_WEEK)
-        )
 
     return Goal(
         raw=raw,

@@ -33,6 +33,7 @@ from studyplan.engine.select import (
     mentions,
     prerequisites_of,
 )
+from studyplan.errors import NoMatchingTopic
 from studyplan.paths import display_path
 
 MAX_SAVE_ATTEMPTS = 2
@@ -110,10 +111,14 @@ class OfflinePlanner:
         stop: list[str] | None = None,
         tool_choice: str | None = None,  # the rules already call the date first
     ) -> ModelReply:
-        """The next step of the trajectory. Raises UsageError when the goal itself cannot be planned."""
+        """The next step of the trajectory. A goal no catalog topic matches is declined in prose, as a model
+        that searched and found nothing would (the run then ends without a plan)."""
         conversation = _Conversation(first_user_text(messages), self.journal)
         today = conversation.today()
-        goal = parse_goal(conversation.goal_text, today or _PLACEHOLDER_TODAY)
+        try:
+            goal = parse_goal(conversation.goal_text, today or _PLACEHOLDER_TODAY)
+        except NoMatchingTopic as declined:
+            return ModelReply(str(declined))
         turn = _Turn(goal, self.catalog, conversation)
         if today is None:
             return turn.ask_date()
