@@ -21,6 +21,7 @@ from studyplan.engine import skills
 from studyplan.engine.compose import planner_phrases
 from studyplan.engine.goal import parse_goal
 from studyplan.errors import UsageError
+from studyplan.lang import has_chinese
 from studyplan.planner.context import ToolContext
 from studyplan.planner.observations import plan_rejected
 from studyplan.planner.offline_planner import OfflinePlanner
@@ -581,6 +582,8 @@ def test_data_science_covers_statistics_sql_and_machine_learning(catalog: Catalo
 def test_a_learner_who_writes_chinese_gets_chinese_courses_first(catalog: Catalog, tmp_path: Path) -> None:
     _, plan = drive("零基础6个月入门Python编程", catalog, tmp_path).saved_plan()
     assert plan.resources[0] == "bit-python"  # 嵩天's 北京理工 Python course, in Chinese
+    _, english = drive("Python for complete beginners, 10 weeks, 6 hours a week", catalog, tmp_path).saved_plan()
+    assert not any(has_chinese(catalog.get(ref).name) for ref in english.resources)
 
 
 def test_what_the_learner_knows_is_skipped_and_said(catalog: Catalog, tmp_path: Path) -> None:

@@ -192,8 +192,9 @@ class _Chooser:
         )
 
     def foreign(self, course: Course) -> float:
-        """A learner who writes Chinese gets Chinese-language courses first where the catalog has them."""
-        return LANGUAGE_PENALTY if self.goal.lang == "zh" and not teaches_in_chinese(course) else 0.0
+        """A course not in the learner's language: one who writes Chinese gets Chinese-language courses first
+        where the catalog has them, one who writes English gets English ones."""
+        return LANGUAGE_PENALTY if (self.goal.lang == "zh") != teaches_in_chinese(course) else 0.0
 
     def side_topic(self, course: Course, topic: str) -> float:
         """A course only partly about the topic (a data-science course for "machine learning") fits less."""
