@@ -21,6 +21,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar, get_args
 
+from studyplan.app.config import log_enabled
+from studyplan.app.logs import RunRecorder, log_path, write_run
 from studyplan.app.plan import build_model, make_agent, user_sentence
 from studyplan.core.events import Event, ModelCallFinished, RunFinished, Usage
 from studyplan.core.model import ChatModel
@@ -400,3 +402,19 @@ def status_counts(results: Iterable[GoalResult]) -> dict[str, int]:
     for result in results:
         counts[result.status] += 1
     return {status: count for status, count in counts.items() if count}
+
+
+def logged_goal_runner(
+    settings: BatchSettings, catalog: Catalog, log: bool = True
+) -> Callable[[BatchGoal, threading.Event], GoalResult]:
+    """run_goal for a batch, each goal recorded in the run log (unless `log` is off here or in the config)."""
+    path = log_path() if log and log_enabled(False) else None
+
+    def work(goal: BatchGoal, stop: threading.Event) -> GoalResult:
+        recorder = RunRecorder(goal.goal, settings.model) if path else None
+        result = run_goal(goal, settings, catalog, stop, recorder.observe if recorder else None)
+        if recorder and path:
+            write_run(recorder.result(result.error, result.status), path)
+        return result
+
+    return work

@@ -11,20 +11,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from studyplan.app.config import data_dir, log_enabled
+from studyplan.app.config import data_dir
 from studyplan.core.events import Event, ModelCallFinished, ModelCallStarted, RunFinished, RunStarted, Usage
 from studyplan.llm.settings import ModelSettings, redact
-
-if TYPE_CHECKING:
-    from studyplan.app.batch import BatchGoal, BatchSettings, GoalResult
-    from studyplan.domain.catalog import Catalog
 
 LOG_FILE = "logs.db"
 _SCHEMA = """
@@ -136,24 +131,6 @@ class RunRecorder:
             error=redact(error, secrets) if error else None,
             messages=json.loads(redact(json.dumps(self._messages, ensure_ascii=False), secrets)),
         )
-
-
-def logged_goal_runner(
-    settings: BatchSettings, catalog: Catalog, log: bool = True
-) -> Callable[[BatchGoal, threading.Event], GoalResult]:
-    """run_goal for a batch, each goal recorded in the run log (unless `log` is off here or in the config)."""
-    from studyplan.app.batch import run_goal
-
-    path = log_path() if log and log_enabled(False) else None
-
-    def work(goal: BatchGoal, stop: threading.Event) -> GoalResult:
-        recorder = RunRecorder(goal.goal, settings.model) if path else None
-        result = run_goal(goal, settings, catalog, stop, recorder.observe if recorder else None)
-        if recorder and path:
-            write_run(recorder.result(result.error, result.status), path)
-        return result
-
-    return work
 
 
 def _connect(path: Path) -> sqlite3.Connection:

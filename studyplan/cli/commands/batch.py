@@ -73,10 +73,16 @@ def batch_command(
     every goal failed at the endpoint (or it refused the first connection or the key)."""
     import time
 
-    from studyplan.app.batch import BatchSettings, GoalResult, ResultsFile, run_concurrently, status_counts
+    from studyplan.app.batch import (
+        BatchSettings,
+        GoalResult,
+        ResultsFile,
+        logged_goal_runner,
+        run_concurrently,
+        status_counts,
+    )
     from studyplan.app.config import model_settings
     from studyplan.app.config import plans_dir as configured_plans_dir
-    from studyplan.app.logs import logged_goal_runner
     from studyplan.cli.inputs import read_goals
     from studyplan.cli.options import parse_today
     from studyplan.domain.catalog import Catalog
