@@ -434,11 +434,11 @@ def test_max_steps_in_a_batch_line_is_capped(studyplan: Run, home: Path) -> None
 
 def test_file_names_are_limited_in_bytes() -> None:
     from studyplan.errors import ToolError
-    from studyplan.planner.tools import _checked_filename
+    from studyplan.planner.filenames import checked_plan_filename
 
     name = "机器学习" * 26 + ".md"  # 107 characters, 315 bytes
     with pytest.raises(ToolError, match="315 bytes"):
-        _checked_filename(name)
+        checked_plan_filename(name)
 
 
 def test_escape_codes_and_nul_never_reach_the_terminal_or_the_plan(studyplan: Run, home: Path) -> None:

@@ -25,6 +25,7 @@ from studyplan.errors import ToolError
 from studyplan.planner import observations
 from studyplan.planner.choice_review import Choices, Review, plan_assumptions, read_goal, review_choices
 from studyplan.planner.context import ToolContext
+from studyplan.planner.filenames import checked_plan_filename
 
 MAX_NOTES_CHARS = 600
 _NOTE_SPLIT = re.compile(r"[\n;；]+")
@@ -155,13 +156,11 @@ class Drafts:
             filename: Optional, ends in .md.
         """
         from studyplan.paths import write_new_file
-        from studyplan.planner.tools import _checked_filename
-
         draft = self._drafts.get(draft_id.strip())
         if draft is None:
             known = ", ".join(self._drafts) or "none yet: call compose_plan first"
             raise ToolError(f"there is no draft {draft_id!r} in this run; its drafts: {known}.")
-        name = _checked_filename(filename) if filename and filename.strip() else draft.filename
+        name = checked_plan_filename(filename) if filename and filename.strip() else draft.filename
         problems = check_plan(draft.markdown, ctx.catalog, ctx.today)
         if problems:  # the composer's output always passes; a failure here is a bug worth seeing
             raise observations.plan_rejected(problems, tool="save_draft")

@@ -8,7 +8,6 @@ observation the model can act on.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import date
 from typing import Literal
@@ -22,25 +21,14 @@ from studyplan.domain.checks import fill_note, review_plan
 from studyplan.domain.document import render_plan
 from studyplan.engine.goal import parse_goal
 from studyplan.errors import StudyplanError
-from studyplan.paths import check_name_length, write_new_file
+from studyplan.paths import write_new_file
 from studyplan.planner import observations
+from studyplan.planner.compose_tool import Drafts, writing_help
 from studyplan.planner.context import ToolContext
+from studyplan.planner.filenames import checked_plan_filename
 
 SEARCH_LIMIT = 8
 MAX_CALENDAR_WEEKS = 156  # three years, the longest plan a goal may ask for
-MAX_FILENAME_LENGTH = 120
-# Names Windows refuses whatever the extension; refusing them everywhere keeps plans portable.
-_RESERVED_NAMES = {
-    "con",
-    "prn",
-    "aux",
-    "nul",
-    *(f"com{i}" for i in range(1, 10)),
-    *(f"lpt{i}" for i in range(1, 10)),
-}
-_SAFE_FILENAME = re.compile(r"^\w[\w.\- ]*\.md$")  # \w includes CJK letters
-
-
 def get_current_date(ctx: ToolContext) -> ToolResult:
     """Today's date. Call it first: never guess the date."""
     return observations.current_date(ctx.today)
@@ -89,11 +77,9 @@ def save_plan(ctx: ToolContext, content: str, filename: str) -> ToolResult:
     Args:
         filename: Ends in .md.
     """
-    name = _checked_filename(filename)
+    name = checked_plan_filename(filename)
     review = review_plan(content, ctx.catalog, ctx.today, goal_hours=_goal_hours(ctx))
     if review.plan is None:
-        from studyplan.planner.compose_tool import writing_help
-
         raise observations.plan_rejected(review.problems, advice=writing_help(ctx))
     # The file is the canonical rendering of what was read, whatever Markdown the model wrote.
     path = write_new_file(ctx.plans_dir, name, render_plan(review.plan, ctx.catalog))
@@ -111,22 +97,8 @@ def _goal_hours(ctx: ToolContext) -> float | None:
         return None
 
 
-def _checked_filename(filename: str) -> str:
-    name = filename.strip()
-    if "/" in name or "\\" in name or name.startswith("."):
-        raise observations.filename_with_folders(filename)
-    if not name.lower().endswith(".md"):
-        raise observations.filename_without_md(filename)
-    if len(name) > MAX_FILENAME_LENGTH or check_name_length(name):
-        raise observations.filename_too_long(name, MAX_FILENAME_LENGTH)
-    if name.split(".")[0].lower() in _RESERVED_NAMES or not _SAFE_FILENAME.match(name):
-        raise observations.filename_not_allowed(filename)
-    return name
-
-
 def build_registry(context: ToolContext) -> ToolRegistry:
     """The tools the study-plan agent may call, in the order the prompt lists them."""
-    from studyplan.planner.compose_tool import Drafts  # it writes files with paths.write_new_file
 
     functions: list[Callable[..., ToolResult]] = [get_current_date, search_courses]
     tools: list[Tool] = [tool_from_function(function) for function in functions]

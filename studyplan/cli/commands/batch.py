@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -71,8 +72,6 @@ def batch_command(
 ) -> None:
     """Make plans for many goals at once. Exit code 0 when every goal has a plan, 7 when some have none, 4 when
     every goal failed at the endpoint (or it refused the first connection or the key)."""
-    import time
-
     from studyplan.app.batch import (
         BatchSettings,
         GoalResult,
