@@ -374,6 +374,10 @@ def test_template_of_an_unknown_language_is_refused() -> None:
 
 # Free text drawn from letters, CJK and punctuation that carries no meaning in the format.
 _TEXT = st.text(alphabet="abcXYZ019 学习项目数据，,.:：", min_size=1, max_size=20).map(str.strip).filter(bool)
+# Line text may also hold what Markdown would read as structure: "> quote", "# heading", "1." lists, "\\:".
+_LINE_TEXT = (
+    st.text(alphabet="abcXYZ019 学习项目数据，,.:：>#\\-+()|", min_size=1, max_size=20).map(str.strip).filter(bool)
+)
 
 
 @st.composite
@@ -388,13 +392,13 @@ def plans(draw: st.DrawFn) -> PlanDoc:
             courses = draw(st.lists(st.sampled_from(["py4e", "ml-specialization"]), max_size=2, unique=True))
             weeks.append(
                 Week(number, week_start, week_start + timedelta(days=6), courses,
-                     draw(_TEXT), draw(st.lists(_TEXT, max_size=3)), draw(_TEXT))
+                     draw(_LINE_TEXT), draw(st.lists(_LINE_TEXT, max_size=3)), draw(_LINE_TEXT))
             )
             number += 1
-        phases.append(Phase(phase_number, draw(_TEXT), weeks, draw(st.lists(_TEXT, max_size=3))))
+        phases.append(Phase(phase_number, draw(_TEXT), weeks, draw(st.lists(_LINE_TEXT, max_size=3))))
     return PlanDoc(
         title=draw(_TEXT),
-        goal=draw(_TEXT),
+        goal=draw(_LINE_TEXT),
         lang=draw(st.sampled_from(["zh", "en"])),
         start=start,
         end=start + timedelta(days=7 * (number - 1) - 1),
@@ -402,7 +406,7 @@ def plans(draw: st.DrawFn) -> PlanDoc:
         phases=phases,
         resources=draw(st.lists(st.sampled_from(["py4e", "ml-specialization"]), unique=True)),
         time_note=draw(st.none() | _TEXT),
-        assumptions=draw(st.lists(_TEXT, max_size=3)),
+        assumptions=draw(st.lists(_LINE_TEXT, max_size=3)),
     )
 
 

@@ -83,7 +83,7 @@ def _inline(walk: _Walk, token: Token, previous: Token | None) -> None:
         return
     first = _first_line(token)
     if previous is not None and previous.type == "heading_open":
-        walk.lines.append(Line("heading", token.content.strip(), first, depth=int(previous.tag[1:])))
+        walk.lines.append(Line("heading", _unescaped(token.content.strip()), first, depth=int(previous.tag[1:])))
         return
     for offset, source_line in enumerate(token.content.split("\n")):
         if not source_line.strip():

@@ -18,13 +18,21 @@ if TYPE_CHECKING:
     from studyplan.domain.catalog import Catalog, Course
 
 
-# Text that Markdown would read as the start of a list, heading or quote when it opens a list item.
-_BLOCK_START = re.compile(r"^(?:(\d+)([.)])|([-*+#>]))(?=\s|$)")
+# Text that Markdown would read as the start of a list, heading, quote or rule when it opens a list item.
+_BLOCK_START = re.compile(r"^(?:(\d+)([.)])|([-*+#]))(?=\s|$)|^([>_*-])")
+# A backslash before ASCII punctuation is an escape in Markdown; the reader resolves escapes.
+_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
+
+
+def _text(text: str) -> str:
+    """Free text as Markdown that reads back as the same text (backslashes kept)."""
+    return _BACKSLASH.sub(r"\\\\", text)
 
 
 def _item(text: str) -> str:
-    """Free text safe as a list item's text: "0." stays text, not a nested list."""
-    return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", text, count=1)
+    """Free text safe as a list item's text: "0." stays text, not a nested list; ">0" is no quote."""
+    text = _text(text)
+    return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3] or m[4]}", text, count=1)
 
 
 def _lookup(catalog: Catalog, ref: str) -> Course | None:
@@ -35,7 +43,7 @@ def _lookup(catalog: Catalog, ref: str) -> Course | None:
 def render_plan(plan: PlanDoc, catalog: Catalog) -> str:
     """The plan as Markdown in its own language; course ids are shown with their catalog names."""
     labels = render_labels(plan.lang)
-    lines = [labels["title"].format(title=plan.title), "", labels["goal"].format(goal=plan.goal), ""]
+    lines = [labels["title"].format(title=_text(plan.title)), "", labels["goal"].format(goal=_text(plan.goal)), ""]
     lines += [
         labels["start"].format(date=dated(plan.start, plan.lang)),
         labels["end"].format(date=dated(plan.end, plan.lang)),
@@ -43,7 +51,7 @@ def render_plan(plan: PlanDoc, catalog: Catalog) -> str:
         "",
     ]
     if plan.time_note:
-        lines += [labels["time_note"], "", plan.time_note, ""]
+        lines += [labels["time_note"], "", _text(plan.time_note), ""]
     if plan.assumptions:
         lines += [labels["assumptions"], "", *(f"- {_item(item)}" for item in plan.assumptions), ""]
     for phase in plan.phases:
@@ -60,7 +68,7 @@ def _phase_lines(plan: PlanDoc, phase: Phase, catalog: Catalog) -> list[str]:
         course = _lookup(catalog, ref)
         return f"[{course.id}] {course.name}" if course else ref
 
-    heading = labels["phase"].format(number=phase.number, title=phase.title)
+    heading = labels["phase"].format(number=phase.number, title=_text(phase.title))
     if phase.weeks:
         first, last = phase.weeks[0].number, phase.weeks[-1].number
         span = labels["phase_span"] if first != last else labels["phase_span_single"]
@@ -74,14 +82,14 @@ def _phase_lines(plan: PlanDoc, phase: Phase, catalog: Catalog) -> list[str]:
             labels["course"].format(courses=courses or labels["no_course"]),
         ]
         if week.content:  # a plan read from a model's table may have no content or tasks column
-            lines.append(labels["content"].format(content=week.content))
+            lines.append(labels["content"].format(content=_text(week.content)))
         if week.tasks:
             lines += [labels["tasks"], *(f"  - {_item(task)}" for task in week.tasks)]
         if week.deliverable:
-            lines.append(labels["deliverable"].format(deliverable=week.deliverable))
+            lines.append(labels["deliverable"].format(deliverable=_text(week.deliverable)))
         lines.append("")
     lines += [labels["self_check"].format(number=phase.number), ""]
-    lines += [*(f"- [ ] {item}" for item in phase.self_check), ""]
+    lines += [*(f"- [ ] {_text(item)}" for item in phase.self_check), ""]
     return lines
 
 
