@@ -190,3 +190,18 @@ def test_a_composed_plan_says_what_it_assumes_with_the_values_chosen(tmp_path: P
     assert any(item.startswith("The goal does not give a start date; the plan starts today (2026-11-30).")
                for item in plan.assumptions)
     assert any("You already know Python" in item for item in plan.assumptions)
+
+
+def test_a_reply_copying_the_servers_html_escapes_is_read(tmp_path: Path) -> None:
+    """llama-cpp-python's chatml-function-calling template HTML-escapes the prompt; the 0.5B model copied it."""
+    from studyplan.core.embedded_calls import extract_embedded_calls
+    from studyplan.core.react_parser import parse_react
+
+    reply = ("Thought: the courses for the learner&amp;#39;s level.\n"
+             "Action: search_courses\n"
+             "Action Input: {&#34;topic&#34;: &#34;python&#34;, &#34;level&#34;: &#34;beginner&#34;}")
+    parsed = parse_react(reply, ["search_courses"])
+    assert parsed.action is not None and parsed.action.kwargs == {"topic": "python", "level": "beginner"}
+    embedded = "&lt;tool_call&gt;{&#34;name&#34;: &#34;get_current_date&#34;, &#34;arguments&#34;: {}}"
+    embedded += "&lt;/tool_call&gt;"
+    assert extract_embedded_calls(embedded) == [("get_current_date", {})]

@@ -8,6 +8,7 @@ no labelled Action. Everything here is linear in the reply's length (see `text_s
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -47,6 +48,20 @@ _repair_left: ContextVar[list[int] | None] = ContextVar("studyplan_repair_left",
 Calls = list[tuple[str, dict[str, Any]]]
 
 
+# Entities a server's chat template put into the prompt (llama-cpp-python's chatml-function-calling renders
+# messages HTML-escaped: every " reaches the model as &#34;) and that a small model copies into its reply.
+_HTML_ENTITY = re.compile(r"&(?:#\d{2,3}|quot|apos|amp|lt|gt);")
+
+
+def unescape_entities(text: str) -> str:
+    """The reply with HTML entities decoded, when it has any (twice: copied escapes get escaped again)."""
+    for _ in range(2):
+        if not _HTML_ENTITY.search(text):
+            break
+        text = html.unescape(text)
+    return text
+
+
 def extract_embedded_calls(content: str) -> Calls:
     """Tool calls a native-tools reply wrote into its text instead of `tool_calls`, in order.
 
@@ -62,6 +77,7 @@ def extract_embedded_calls(content: str) -> Calls:
     """
     if not content or not content.strip():
         return []
+    content = unescape_entities(content)
     finders = (_tool_call_tags, _function_tags, _fenced_calls, _functions_prefix_calls, _whole_json_calls)
     with repair_budget():
         for finder in finders:

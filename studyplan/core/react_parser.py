@@ -60,6 +60,7 @@ from studyplan.core.embedded_calls import (
     repair_budget,
     split_loaded,
     strip_fence,
+    unescape_entities,
 )
 from studyplan.core.text_scan import (
     BracketBlocks,
@@ -214,7 +215,7 @@ def parse_react(text: str, tool_names: Collection[str] | None = None) -> ParsedR
     """
     with repair_budget():
         known = list(tool_names or [])
-        reply, reasoning = _remove_think_blocks(text or "")
+        reply, reasoning = _remove_think_blocks(unescape_entities(text or ""))
         reply = _STOP_FRAGMENT.sub("", reply)
         segments, dropped = _segment(reply)
         parsed = _decide(segments, dropped, known)

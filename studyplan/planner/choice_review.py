@@ -274,6 +274,7 @@ def _describe(course: Course) -> str:
 def _review_topics(review: Review, courses: list[Course], goal: Goal, catalog: Catalog) -> list[Course]:
     """A topic of the goal that none of the chosen courses covers: name the ids that do."""
     keep = list(courses)
+    named = set(vocabulary.find_topics(goal.raw))  # what the goal says; the parser also implies topics
     for topic in (goal.topic, *goal.extra_topics):
         if any(topic in course.topics for course in keep):
             continue
@@ -283,6 +284,9 @@ def _review_topics(review: Review, courses: list[Course], goal: Goal, catalog: C
             review.notes.append(f"the catalog has no course for {label}; the plan cannot cover it.")
             continue
         listed = "; ".join(_describe(course) for course in options)
+        if topic != goal.topic and topic not in named:
+            review.notes.append(f"the goal usually also covers {label}: consider one of {listed}.")
+            continue
         review.problems.append(f"no chosen course covers {label}, which the goal asks for: add one of {listed}.")
         keep.append(options[0])
     if goal.level == "beginner":
