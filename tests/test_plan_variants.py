@@ -15,6 +15,7 @@ from studyplan.cli.main import run_cli
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.checks import check_plan, review_plan
 from studyplan.domain.document import PlanDoc, parse_plan, render_plan
+from studyplan.domain.references import resolve_reference
 from studyplan.errors import ToolError
 from studyplan.planner.context import ToolContext
 from studyplan.planner.tools import save_plan
@@ -237,3 +238,41 @@ def test_the_goals_hours_are_checked_against_the_courses(real_catalog: Catalog, 
         save_plan(ctx, text, "ml.md")
     assert '(6 weeks × 6 hours/week); add a "## 时间说明" section' in str(refused.value)
     assert not (tmp_path / "plans" / "ml.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("ref", "course_id"),
+    [
+        ("py4e（第 1-3 章）", "py4e"),
+        ("`kaggle-intro-ml`", "kaggle-intro-ml"),
+        ("[py4e] Programming for Everybody — 第 1–3 章", "py4e"),
+        ("[python-for-everybody] Programming for Everybody (Getting Started with Python)", "py4e"),
+        ("Programming for Everybody (Getting Started with Python), chapters 1-3", "py4e"),
+        ("《人人学 Python：Python 入门》", "py4e"),
+        ("人人学 Python：Python 入门（University of Michigan）", "py4e"),
+        ("**Intro to Machine Learning**", "kaggle-intro-ml"),
+        ("Intro to Machine Learning by Kaggle Learn", "kaggle-intro-ml"),
+        ("Intro to Machine Learning Kaggle Learn", "kaggle-intro-ml"),
+        ("Supervised Machine Learning: Regression and Classification – Coursera", "ml-supervised"),
+        ("吴恩达机器学习：监督学习（回归与分类）：https://www.coursera.org/learn/machine-learning", "ml-supervised"),
+        ("[吴恩达机器学习](https://www.coursera.org/learn/machine-learning/)", "ml-supervised"),
+        ("<https://www.kaggle.com/learn/intro-to-machine-learning>", "kaggle-intro-ml"),
+    ],
+)
+def test_course_references_as_models_write_them(real_catalog: Catalog, ref: str, course_id: str) -> None:
+    resolution = resolve_reference(ref, real_catalog)
+    assert resolution.problem is None and resolution.course is not None
+    assert resolution.course.id == course_id
+
+
+@pytest.mark.parametrize(
+    ("ref", "problem"),
+    [
+        ("[ML101] 机器学习基础", "unknown"),
+        ("Kaggle Intro to ML", "unknown"),
+        ("[py4e] Intro to Machine Learning", "mixed"),
+        ("[Intro to Machine Learning](https://www.coursera.org/learn/intro-ml)", "wrong_link"),
+    ],
+)
+def test_course_references_that_are_wrong(real_catalog: Catalog, ref: str, problem: str) -> None:
+    assert resolve_reference(ref, real_catalog).problem == problem

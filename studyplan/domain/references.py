@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 _LEADING_LINK = re.compile(r"^\[([^\]]+)\]\([^)]*\)\s*(.*)$")
 _BRACKETED_ID = re.compile(r"^[\[【]\s*([^\]】]+?)\s*[\]】]\s*(.*)$")
-_URL = re.compile(r"<?(https?://[^\s<>)）\]】,，;；]+)>?", re.IGNORECASE)
+_URL = re.compile(r"<?(https?://[^\s<>)）\]】,，;；、]+)>?", re.IGNORECASE)
 _COURSE_SEPARATORS = re.compile(r"\s*[；;、，]\s*|\s+\+\s+")
 _BRACKETS = re.compile(r"[（(\[【《][^（）()\[\]【】《》]*[)）\]】》]")
 _TRAILING_PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[)）]\s*$")
@@ -132,6 +132,12 @@ def _find_by_name_and_provider(catalog: Catalog, name: str) -> Course | None:
     return None
 
 
+def _find_by_url(catalog: Catalog, urls: list[str]) -> Course | None:
+    """A course named only by its catalog link ("[吴恩达机器学习](https://www.coursera.org/learn/...)")."""
+    keys = {_url_key(url) for url in urls}
+    return next((course for course in catalog if _url_key(course.url) in keys), None)
+
+
 def is_named(course: Course, name: str) -> bool:
     """Whether `name` (as written, details and all) is one of the course's own names."""
     names = {normalize_label(course.name), normalize_label(course.name_zh or "")}
@@ -151,7 +157,7 @@ def resolve_reference(ref: str, catalog: Catalog) -> Resolution:
         by_id = catalog.find(course_id)  # "[Python for Everybody]" brackets a name, not an id
     by_name = _find_by_name(catalog, name) if name else None
     url = urls[0] if urls else None
-    course = by_id or by_name
+    course = by_id or by_name or _find_by_url(catalog, urls)
     if course is None:
         return Resolution(None, "unknown", course_id, name, url)
     if by_id is not None and by_name is not None and by_name.id != by_id.id and not is_named(by_id, name):
