@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 # Text that Markdown would read as the start of a list, heading, quote or rule when it opens a list item.
-_BLOCK_START = re.compile(r"^(?:(\d+)([.)])|([-*+#]))(?=\s|$)|^([>_*-])")
+_BLOCK_START = re.compile(r"^(?:(\d+)([.)])|([-*+]|#{1,6}))(?=\s|$)|^([>_*-])")
 # A backslash before ASCII punctuation is an escape in Markdown; the reader resolves escapes.
 _BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
 
