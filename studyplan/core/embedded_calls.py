@@ -17,7 +17,7 @@ from typing import Any
 
 import json_repair
 
-from studyplan.core.text_scan import fence_body, matching_close, scan
+from studyplan.core.text_scan import fence_body, matching_close, scan, scan_budget
 
 __all__ = [
     "call_from_object",
@@ -122,13 +122,15 @@ def load_json_lenient(text: str) -> Any:
 @contextlib.contextmanager
 def repair_budget() -> Iterator[None]:
     """Within this block (one reply), json_repair reads at most REPAIR_LIMIT characters in all: a reply split
-    into thousands of small broken JSON pieces costs no more than one piece of that size."""
+    into thousands of small broken JSON pieces costs no more than one piece of that size. The reply's scans
+    share one budget too (text_scan.scan_budget)."""
     if _repair_left.get() is not None:  # an outer block already counts this reply
         yield
         return
     token = _repair_left.set([REPAIR_LIMIT])
     try:
-        yield
+        with scan_budget():
+            yield
     finally:
         _repair_left.reset(token)
 
@@ -136,7 +138,7 @@ def repair_budget() -> Iterator[None]:
 def _too_deep(text: str) -> bool:
     """Brackets nested deeper than REPAIR_DEPTH: json_repair's time grows with the square of the depth (100
     unclosed braces cost it 30 ms), and no tool's arguments nest so deep."""
-    return any(depth > REPAIR_DEPTH for _, depth in scan(text, 0))
+    return any(depth > REPAIR_DEPTH for _, depth in scan(text, 0, capped=False))
 
 
 def _take_repair_allowance(characters: int) -> bool:

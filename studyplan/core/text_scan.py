@@ -4,12 +4,21 @@ The text parsers (react_parser, embedded_calls) need three things from a reply: 
 some index closes, the top-level pieces of an argument list, and the body of a code fence. A model's reply
 is hostile input (a 100 KB reply of unclosed brackets and quotes is as likely as a plan), so each of these
 jumps between the characters that matter with compiled searches and never rescans the text per character.
+
+Work is capped as well as linear: a scan skips ordinary text and closed quoted strings in one compiled match,
+but each bracket, separator and unclosable quote outside a string is a Python step, and a reply gets
+SCAN_STEPS of those in all (inside `scan_budget`; one scan gets as many outside it). A real reply's tool
+call holds a few dozen (a whole plan as an argument is one quoted string); a 100 KB reply of brackets holds
+tens of thousands. Past the budget a bracket counts as never closing and an argument list is not cut
+further (its last piece holds the rest), so such a reply still parses, in bounded time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』", "`": "`"}
 BRACKET_PAIRS = {"(": ")", "[": "]", "{": "}"}
@@ -17,19 +26,11 @@ _CLOSING_BRACKETS = ")]}"
 _TRIPLE_QUOTES = ('"""', "'''")
 # Where a backslash escapes the next character (inside "..." and '...').
 _ESCAPING = {'"': re.compile(r'[\\"]'), "'": re.compile(r"[\\']")}
-# A closed quoted string per opener, as _after_quote walks it ("..." and '...' with backslash escapes): one
-# compiled match instead of a Python step per quote, which is what a reply of 20,000 backticks is made of.
-_QUOTED = {
-    opener: re.compile(
-        f"{re.escape(opener)}(?:[^{re.escape(opener)}\\\\]|\\\\.)*{re.escape(opener)}"
-        if opener in _ESCAPING
-        else f"{re.escape(opener)}[^{re.escape(closing)}]*{re.escape(closing)}",
-        re.DOTALL,
-    )
-    for opener, closing in QUOTE_PAIRS.items()
-}
 _FIRST_BRACKET = re.compile("[" + re.escape("".join(BRACKET_PAIRS)) + "]")
 _FENCE_OPENING = re.compile(r"```[A-Za-z_]*[ \t]*\n?")
+SCAN_STEPS = 4_000
+# What is left of the current reply's scan steps (None outside scan_budget: each scan gets SCAN_STEPS).
+_steps_left: ContextVar[list[int] | None] = ContextVar("studyplan_scan_steps_left", default=None)
 _stop_patterns: dict[tuple[str, frozenset[str]], re.Pattern[str]] = {}
 
 
@@ -87,46 +88,77 @@ def _after_quote(text: str, closing: str, index: int) -> int:
         return match.start() + len(closing)
 
 
-def _stops(separators: str, dead: frozenset[str]) -> re.Pattern[str]:
-    """The characters a scan stops at: brackets, `separators` and the quote openers not known to be `dead`.
+def _quoted_run(opener: str) -> str:
+    """A closed quoted string opening with `opener`: "..." and '...' with backslash escapes (not at a triple
+    quote, which _after_quote reads), the others to their closing character."""
+    closing = QUOTE_PAIRS[opener]
+    if opener not in _ESCAPING:
+        return f"{re.escape(opener)}[^{re.escape(closing)}]*+{re.escape(closing)}"
+    triple = re.escape(opener * 3)
+    body = f"{re.escape(opener)}(?:[^{re.escape(opener)}\\\\]|\\\\.)*+{re.escape(opener)}"
+    apostrophe = r"(?<![^\W_])" if opener == "'" else ""  # it's: an apostrophe opens nothing (see below)
+    return f"{apostrophe}(?!{triple}){body}"
 
-    An apostrophe after a letter or digit (it's) opens nothing, so it is not a stop either: a reply of
-    English prose would otherwise stop the scan at every apostrophe.
+
+def _stops(separators: str, dead: frozenset[str]) -> re.Pattern[str]:
+    """What a scan skips in one compiled match from where it stands: ordinary characters and closed quoted
+    strings (see _quoted_run). It stops at a bracket, a separator, or a quote opener not known to be
+    `dead` that it cannot close (a triple quote, an unclosed one): those take a Python step each.
+
+    An apostrophe after a letter or digit (it's) opens nothing, so it is skipped: a reply of English prose
+    would otherwise stop the scan at every apostrophe. Without this skipping a reply of 20,000 backticks or
+    quoted strings was 10,000 Python steps.
     """
     key = (separators, dead)
     if key not in _stop_patterns:
-        openers = "".join(opener for opener in QUOTE_PAIRS if opener not in dead and opener != "'")
-        characters = openers + "".join(BRACKET_PAIRS) + _CLOSING_BRACKETS + separators
-        pattern = "[" + re.escape(characters) + "]"
-        if "'" not in dead:
-            pattern += r"|(?<![^\W_])'"  # \w minus "_" is str.isalnum()
-        _stop_patterns[key] = re.compile(pattern)
+        openers = [opener for opener in QUOTE_PAIRS if opener not in dead]
+        characters = "".join(openers) + "".join(BRACKET_PAIRS) + _CLOSING_BRACKETS + separators
+        alternatives = [_quoted_run(opener) for opener in openers]
+        alternatives.append("[^" + re.escape(characters) + "]++")
+        if "'" in openers:
+            alternatives.append(r"(?<=[^\W_])'")  # \w minus "_" is str.isalnum()
+        _stop_patterns[key] = re.compile("(?:" + "|".join(alternatives) + ")*+", re.DOTALL)
     return _stop_patterns[key]
 
 
-def scan(text: str, start: int, separators: str = "", quotes: QuoteEnds | None = None) -> Iterator[tuple[int, int]]:
+@contextlib.contextmanager
+def scan_budget() -> Iterator[None]:
+    """Within this block (one reply), scans take at most SCAN_STEPS Python steps in all."""
+    if _steps_left.get() is not None:  # an outer block already counts this reply
+        yield
+        return
+    token = _steps_left.set([SCAN_STEPS])
+    try:
+        yield
+    finally:
+        _steps_left.reset(token)
+
+
+def scan(
+    text: str, start: int, separators: str = "", quotes: QuoteEnds | None = None, capped: bool = True
+) -> Iterator[tuple[int, int]]:
     """Yield (index, bracket depth after it) for each bracket and separator outside quotes, from `start`.
 
     A quote character that is not closed later in the text is an ordinary character. `quotes` may be shared
-    by several scans of the same text.
+    by several scans of the same text. The scan ends early when the reply's steps run out (see the module
+    docstring), unless `capped` is False (for texts short enough to scan whole).
     """
     quotes = quotes if quotes is not None and quotes.text is text else QuoteEnds(text)
+    steps = _steps_left.get() if capped else None
+    if steps is None:
+        steps = [SCAN_STEPS if capped else len(text) + 1]  # each step moves on by at least one character
     dead: frozenset[str] = frozenset()  # openers whose closing quote does not occur again: skipped from now on
     stops = _stops(separators, dead)
     depth = 0
     index = start
     while True:
-        match = stops.search(text, index)
-        if match is None:
+        steps[0] -= 1
+        if steps[0] < 0:
             return
-        index = match.start()
+        index = stops.match(text, index).end()  # type: ignore[union-attr]  # `*+` always matches
+        if index >= len(text):
+            return
         char = text[index]
-        quoted = _QUOTED.get(char)
-        if quoted is not None and not text.startswith(_TRIPLE_QUOTES, index):  # a closed quote, in one step
-            string = quoted.match(text, index)
-            if string is not None:
-                index = string.end()
-                continue
         quote = quotes.close_at(index) if char in QUOTE_PAIRS else None
         if quote is not None:
             index = _after_quote(text, *quote)
