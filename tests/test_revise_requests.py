@@ -50,7 +50,7 @@ def test_cutting_a_week_in_half_halves_its_hours_and_says_where_the_rest_went(
     before = plan_of(path)
     assert len(before.weeks) == 13 and "13 周" in before.title
     week_3_hours = study_hours(before.weeks[2].tasks)
-    assert 7.5 <= week_3_hours <= 8
+    assert 5 <= week_3_hours <= 8  # a week of study to cut (week 3 ends the Python course at 6 h)
     capsys.readouterr()
     assert run_cli(["revise", str(path), "第三周太紧了，帮我减掉一半内容", "--today", START.isoformat()]) == EXIT_OK
     out = capsys.readouterr().out

@@ -137,15 +137,19 @@ class PlanComposer:
         tasks.append(skills.first_fitting(practice, into_course, taught) or words["practice_plain"])
         if (mock := self._mock(number, tasks)) is not None:
             deliverables = [mock]
-        finished = [slot.chosen.course for slot in week_slots if slot.finishes]
+        # a course taken in part ends at its last unit planned, without the course's final exam
+        in_part = [slot.chosen.course for slot in week_slots if slot.finishes and slot.chosen.units_taken]
+        finished = [slot.chosen.course for slot in week_slots if slot.finishes and not slot.chosen.units_taken]
         if finished:
             names = self._join([self._course_name(course) for course in finished])
             tasks.append(words["task_finish"].format(course=names))
+        if in_part:
+            tasks.append(words["task_finish_part"].format(course=self._join([self._course_name(c) for c in in_part])))
         spare = self.goal.hours_per_week - sum(slot.hours for slot in week_slots)
         if len(tasks) < 4 and spare >= max(1.0, SLIVER_SHARE * self.goal.hours_per_week):
             tasks.append(words["task_spare"].format(hours=round(spare, 1)))
         if finished and number - 1 not in self.mocks:
-            done = next(slot for slot in reversed(week_slots) if slot.finishes)
+            done = next(slot for slot in reversed(week_slots) if slot.finishes and not slot.chosen.units_taken)
             finish = self._topic_words(done.chosen.topic)["finish"]
             deliverable = words["deliverable_finish"].format(
                 course=self._course_name(done.chosen.course),
@@ -337,26 +341,37 @@ class PlanComposer:
 
     def time_note(self, selection: Selection, timetable: Timetable) -> str | None:
         words, hours = self.words, self.goal.hours_per_week
-        need = sum(chosen.course.total_hours for chosen in timetable.courses)
-        have = self.weeks * hours
-        compressed = [c for c in timetable.courses if c.planned_hours < c.course.total_hours - 1e-6]
+        need = sum(chosen.full_hours for chosen in timetable.courses)
+        count = timetable.capstone_count
+        have = (self.weeks - count) * hours  # the capstone weeks hold no course, so they are not counted
+        compressed = [c for c in timetable.courses if c.compressed]
         parts = []
         if compressed or selection.dropped or need > have:
-            count = timetable.capstone_count
             capstone = words["time_note_capstone"].format(count=count) if count else ""
+            # Courses can need fewer hours than the weeks give and still be squeezed by whole units: say so.
+            note = words["time_note_need" if need > have + 1e-6 else "time_note_packing"]
             parts.append(
-                words["time_note_need"].format(
-                    need=round(need, 1), weeks=self.weeks, hours=hours, have=round(have, 1), capstone=capstone
-                )
+                note.format(need=round(need, 1), weeks=self.weeks - count, hours=hours, have=round(have, 1),
+                            capstone=capstone)
             )
         if compressed:
             courses = [
                 words["time_note_compressed_course"].format(
-                    course=self._course_name(c.course), planned=round(c.planned_hours, 1), total=c.course.total_hours
+                    course=self._course_name(c.course), planned=round(c.planned_hours, 1), total=round(c.full_hours, 1)
                 )
                 for c in compressed
             ]
             parts.append(words["time_note_compressed"].format(courses=self._join(courses)))
+        partial = [c for c in timetable.courses if c.units_taken]
+        if partial:
+            courses = [
+                words["time_note_partial_course"].format(
+                    course=self._course_name(c.course), count=c.units_taken, total=c.course.total_hours,
+                    last=c.course.units[(c.units_taken or 1) - 1].display_title, hours=round(c.full_hours, 1),
+                )
+                for c in partial
+            ]
+            parts.append(words["time_note_partial"].format(courses=self._join(courses)))
         if selection.dropped:
             dropped = self._join([f"[{c.id}] {c.name}" for c in selection.dropped])
             parts.append(words["time_note_dropped"].format(courses=dropped))

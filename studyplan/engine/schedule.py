@@ -53,24 +53,11 @@ def course_steps(chosen: ChosenCourse) -> list[Step]:
     """The course's units at the planned pace (scaled to its planned hours), else its own weeks."""
     course = chosen.course
     if course.units and course.unit_hours > 0:
-        scale = chosen.planned_hours / course.unit_hours
-        return [
-            Step(i, unit.label, unit.title, unit.kind, unit.hours * scale) for i, unit in enumerate(course.units)
-        ]
+        units = course.units[: chosen.units_taken] if chosen.units_taken else course.units
+        scale = chosen.planned_hours / sum(unit.hours for unit in units)
+        return [Step(i, unit.label, unit.title, unit.kind, unit.hours * scale) for i, unit in enumerate(units)]
     weekly = chosen.planned_hours / max(course.weeks, 1)
     return [Step(i, None, None, "", weekly) for i in range(max(course.weeks, 1))]
-
-
-def _fitting(steps: list[Step], pace: float) -> list[Step]:
-    """Steps longer than a week split into equal parts that each fit one."""
-    fitted: list[Step] = []
-    for step in steps:
-        if step.hours > pace + _EPSILON:
-            parts = math.ceil(step.hours / pace - _EPSILON)
-            fitted += [replace(step, hours=step.hours / parts, part=i, parts=parts) for i in range(1, parts + 1)]
-        else:
-            fitted.append(step)
-    return fitted
 
 
 @dataclass(frozen=True)
@@ -102,7 +89,7 @@ def schedule(
     for chosen in courses:
         if avoid_slivers and used > _EPSILON and pace - used < SLIVER_SHARE * pace:
             week, used = week + 1, 0.0
-        pending = _fitting(course_steps(chosen), pace)
+        pending = course_steps(chosen)
         while pending:
             if week >= weeks:
                 return None
@@ -111,7 +98,9 @@ def schedule(
                 placed[week].append((chosen, pending.pop(0)))
                 used += step.hours
                 continue
-            if step.parts == 1 and room >= split_share * pace and step.hours - room > _EPSILON:
+            # A step longer than a week is split wherever it starts, so its parts fill the weeks they land in.
+            splits = room >= split_share * pace or (step.hours > pace + _EPSILON and room >= pace - _EPSILON)
+            if step.parts == 1 and splits and step.hours - room > _EPSILON:
                 pending[:1] = step.split(room, pace)
                 continue
             week, used = week + 1, 0.0

@@ -7,7 +7,7 @@ Plain functions over data: the searches' results come in as lists of catalog cou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from studyplan.domain import vocabulary
@@ -51,6 +51,20 @@ class ChosenCourse:
     role: Role
     planned_hours: float  # hours at the learner's pace; below total_hours when compressed
     filler: bool = False  # added only to fill the time left, so the first to go when the weeks are full
+    units_taken: int | None = None  # only the first units of a longer course in the learner's language
+
+    @property
+    def full_hours(self) -> float:
+        """The published hours of what the plan takes: the whole course, or its first `units_taken` units."""
+        course = self.course
+        if self.units_taken is None or course.unit_hours <= 0:
+            return course.total_hours
+        share = sum(unit.hours for unit in course.units[: self.units_taken]) / course.unit_hours
+        return course.total_hours * share
+
+    @property
+    def compressed(self) -> bool:
+        return self.planned_hours < self.full_hours - 1e-6
 
 
 @dataclass
@@ -61,7 +75,7 @@ class Selection:
 
     @property
     def compressed(self) -> list[ChosenCourse]:
-        return [chosen for chosen in self.courses if chosen.planned_hours < chosen.course.total_hours - 1e-6]
+        return [chosen for chosen in self.courses if chosen.compressed]
 
 
 def _is_bundle(course: Course) -> bool:
@@ -305,13 +319,79 @@ class _Chooser:
             picks.remove(pick)
             dropped.append(pick[0])
 
-        need = sum(course.total_hours for course, _, _ in picks)
-        scale = min(1.0, self.hours_available / need) if need > 0 else 1.0
-        chosen = [
-            ChosenCourse(course, topic, role, course.total_hours * scale, course.id in self.fillers)
+        picks, units_taken = self.in_own_language(picks)
+        full = [
+            ChosenCourse(course, topic, role, 0.0, course.id in self.fillers, units_taken.get(course.id))
             for course, topic, role in in_prerequisite_order(picks, goal.topic)
         ]
+        need = sum(chosen.full_hours for chosen in full)
+        scale = min(1.0, self.hours_available / need) if need > 0 else 1.0
+        chosen = [replace(c, planned_hours=c.full_hours * scale) for c in full]
         return Selection(chosen, dropped, missing)
+
+    def own_language_stand_in(self, course: Course, topic: str, taken: list[Course]) -> Course | None:
+        """A course on the same topic in the learner's language, with an outline to take units of."""
+        if not self.foreign(course):
+            return None
+        others = [c for c in taken if c != course]
+        # the catalog's own list, not only what was searched: the stand-in may be a level up (its first units)
+        searched = self.candidates(topic)
+        for other in searched + [c for c in self.catalog.search(topic) if c not in searched]:
+            if other.id in self.excluded or self.foreign(other) or other in taken or other.unit_hours <= 0:
+                continue
+            if not self.mainly(other, topic):
+                continue
+            if level_rank(other.level) > level_rank(self.goal.level) + 1 or _overlaps(other, others):
+                continue
+            if other.units[0].hours <= course.total_hours and self.met(other, set(self.known), others):
+                return other
+        return None
+
+    def in_own_language(self, picks: list[Pick]) -> tuple[list[Pick], dict[str, int]]:
+        """Each pick not in the learner's language gives way to an equivalent one in it (same main topic, an
+        outline): the whole of it, or its first units, in the hours of the pick it replaces (plus the time
+        left over, for a foundation). Learning in one's own language beats a course that fits a little better.
+        Returns the picks and, for a course taken in part, the number of its units taken."""
+        picks = list(picks)
+        slack = self.hours_available - sum(c.total_hours for c, _, _ in picks) - self.packing_hours * len(picks)
+        counts: dict[str, int] = {}
+        for index, (course, topic, role) in enumerate(picks):
+            other = self.own_language_stand_in(course, topic, [c for c, _, _ in picks])
+            if other is None:
+                continue
+            count = units_within(other, course.total_hours)
+            if unit_span_hours(other, count) < course.total_hours / 2:
+                continue  # too little of it to stand in for the course
+            picks[index] = (other, topic, role)
+            counts[other.id] = count
+            slack += course.total_hours - unit_span_hours(other, count)
+        for course, _, role in picks:  # time left over lets a foundation taken in part go on, unit by unit
+            while role == "foundation" and course.id in counts and counts[course.id] < len(course.units):
+                more = unit_span_hours(course, counts[course.id] + 1) - unit_span_hours(course, counts[course.id])
+                if more > slack:
+                    break
+                counts[course.id] += 1
+                slack -= more
+        return picks, {key: count for key, count in counts.items() if count < len(self.catalog_units(key))}
+
+    def catalog_units(self, course_id: str) -> tuple[object, ...]:
+        course = self.catalog.get(course_id)
+        return course.units if course is not None else ()
+
+
+def unit_span_hours(course: Course, count: int) -> float:
+    """The published hours of a course's first `count` units."""
+    if course.unit_hours <= 0:
+        return course.total_hours
+    return course.total_hours * sum(unit.hours for unit in course.units[:count]) / course.unit_hours
+
+
+def units_within(course: Course, hours: float) -> int:
+    """How many of the course's first units fit in `hours`."""
+    count = 0
+    while count < len(course.units) and unit_span_hours(course, count + 1) <= hours + 1e-6:
+        count += 1
+    return count
 
 
 def in_prerequisite_order(

@@ -78,7 +78,7 @@ def study_task(slot: Slot, words: dict[str, Any]) -> str:
     else:
         template = words["task_by_format"].get(course.format or "default", words["task_by_format"]["default"])
     task = template.format(part=steps_text(course, slot.steps, words, hours=False), hours=_hours(slot.hours))
-    if slot.chosen.planned_hours < course.total_hours - 1e-6:
+    if slot.chosen.compressed:
         task = words["task_compressed"].format(task=task)
     return task
 
