@@ -67,6 +67,7 @@ from studyplan.core.text_scan import (
     fence_body,
     matching_close,
     quote_close_at,
+    split_think_blocks,
     split_top_level,
 )
 
@@ -129,7 +130,9 @@ _LABEL_WORDS = (
 )
 _BOLD = r"(?:\*\*|__)"
 _LINE_LABEL = re.compile(
-    r"^[ \t]*(?:[#>]+[ \t]*|[-*+][ \t]+)?"  # heading, quote or bullet markers
+    # The lookahead (a marker or a label's first character) fails a blank line at once: a reply of 100,000
+    # newlines otherwise tries every alternative at each of them.
+    r"^(?=[ \t#>*+_\-aAfFoOtT行动最观思])[ \t]*(?:[#>]+[ \t]*|[-*+][ \t]+)?"  # heading, quote or bullet markers
     r"(?:"
     rf"{_BOLD}[ \t]*(?P<w1>{_LABEL_WORDS})(?:[ \t]*\d+)?[ \t]*[:：][ \t]*{_BOLD}"  # **Action:**
     rf"|{_BOLD}[ \t]*(?P<w2>{_LABEL_WORDS})(?:[ \t]*\d+)?[ \t]*{_BOLD}[ \t]*[:：]"  # **Action**:
@@ -148,9 +151,6 @@ _STOP_FRAGMENT = re.compile(
     r"(?:[ \t]*[:：])?[ \t*]*\Z",  # not [ \t]*[:：]?[ \t*]*: that backtracks quadratically over spaces
     re.IGNORECASE,
 )
-_THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
-_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
 
 _ACTIONS_READ_FOR_COUNT = 10
 _MAX_SEGMENTS = 64
@@ -215,8 +215,8 @@ def parse_react(text: str, tool_names: Collection[str] | None = None) -> ParsedR
     """
     with repair_budget():
         known = list(tool_names or [])
-        reply, reasoning = _remove_think_blocks(unescape_entities(text or ""))
-        reply = _STOP_FRAGMENT.sub("", reply)
+        reply, reasoning = split_think_blocks(unescape_entities(text or ""))
+        reply = _without_stop_fragment(reply)
         segments, dropped = _segment(reply)
         parsed = _decide(segments, dropped, known)
         if parsed.error is not None:
@@ -229,24 +229,11 @@ def parse_react(text: str, tool_names: Collection[str] | None = None) -> ParsedR
 # --- segmentation ---
 
 
-def _remove_think_blocks(text: str) -> tuple[str, str | None]:
-    """Split off reasoning-model `<think>` blocks: labels inside them are drafts, not the reply."""
-    closes = [match.end() for match in _THINK_CLOSE.finditer(text)]
-    reasoning: list[str] = []
-    if closes:
-        # Blocks are looked for before the last close only: an unclosed <think> would be searched to the end.
-        head = text[: closes[-1]]
-        reasoning = [match.strip() for match in _THINK_BLOCK.findall(head)]
-        text = _THINK_BLOCK.sub("", head) + text[closes[-1] :]
-    remaining_close = None
-    for remaining_close in _THINK_CLOSE.finditer(text):  # noqa: B007 (the last one is wanted)
-        pass
-    if remaining_close is not None:  # the chat template opened <think> in the prompt, so only the close is here
-        reasoning.append(_THINK_OPEN.sub("", text[: remaining_close.start()]).strip())
-        text = text[remaining_close.end() :]
-    text = _THINK_OPEN.sub("", text)
-    joined = "\n".join(part for part in reasoning if part)
-    return text, joined or None
+def _without_stop_fragment(text: str) -> str:
+    """The reply without a stop-word fragment ending it. The fragment is all of the last line, so only that
+    line is matched (a search over the whole reply would try every newline)."""
+    fragment = _STOP_FRAGMENT.match(text, max(text.rfind("\n"), 0))
+    return text[: fragment.start()] if fragment else text
 
 
 def _label_kind(word: str) -> str:

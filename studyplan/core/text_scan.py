@@ -1,7 +1,8 @@
 """Quote- and bracket-aware scanning of model text, in time linear in its length.
 
-The text parsers (react_parser, embedded_calls) need three things from a reply: where a bracket opened at
-some index closes, the top-level pieces of an argument list, and the body of a code fence. A model's reply
+The text parsers (react_parser, embedded_calls) need four things from a reply: where a bracket opened at
+some index closes, the top-level pieces of an argument list, the body of a code fence, and the reply apart
+from its `<think>` blocks. A model's reply
 is hostile input (a 100 KB reply of unclosed brackets and quotes is as likely as a plan), so each of these
 jumps between the characters that matter with compiled searches and never rescans the text per character.
 
@@ -27,6 +28,9 @@ _TRIPLE_QUOTES = ('"""', "'''")
 # Where a backslash escapes the next character (inside "..." and '...').
 _ESCAPING = {'"': re.compile(r'[\\"]'), "'": re.compile(r"[\\']")}
 _FIRST_BRACKET = re.compile("[" + re.escape("".join(BRACKET_PAIRS)) + "]")
+_THINK_BLOCK = re.compile(r"<think>(.*?)</think>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
 _FENCE_OPENING = re.compile(r"```[A-Za-z_]*[ \t]*\n?")
 SCAN_STEPS = 4_000
 # What is left of the current reply's scan steps (None outside scan_budget: each scan gets SCAN_STEPS).
@@ -241,3 +245,23 @@ def fence_body(text: str) -> str | None:
     trimmed = body.rstrip(" \t")
     trimmed = trimmed[:-3].rstrip(" \t") if trimmed.endswith("```") else trimmed
     return trimmed.removesuffix("\n")
+
+
+def split_think_blocks(text: str) -> tuple[str, str | None]:
+    """Split off reasoning-model `<think>` blocks: labels inside them are drafts, not the reply."""
+    closes = [match.end() for match in _THINK_CLOSE.finditer(text)]
+    reasoning: list[str] = []
+    if closes:
+        # Blocks are looked for before the last close only: an unclosed <think> would be searched to the end.
+        head = text[: closes[-1]]
+        reasoning = [match.strip() for match in _THINK_BLOCK.findall(head)]
+        text = _THINK_BLOCK.sub("", head) + text[closes[-1] :]
+    remaining_close = None
+    for remaining_close in _THINK_CLOSE.finditer(text):  # noqa: B007 (the last one is wanted)
+        pass
+    if remaining_close is not None:  # the chat template opened <think> in the prompt, so only the close is here
+        reasoning.append(_THINK_OPEN.sub("", text[: remaining_close.start()]).strip())
+        text = text[remaining_close.end() :]
+    text = _THINK_OPEN.sub("", text)
+    joined = "\n".join(part for part in reasoning if part)
+    return text, joined or None
