@@ -610,3 +610,20 @@ def test_a_100kb_hostile_reply_parses_within_the_bound(fragment: str) -> None:
 @given(react_fuzz.pieces)
 def test_fuzzed_hostile_replies_parse_within_the_bound(recipe: list[tuple[str, int]]) -> None:
     assert _timed_parse(react_fuzz.build(recipe, 30_000)) < PARSE_BOUND_SECONDS
+
+
+def test_a_call_past_the_scan_budget_still_runs_with_the_rest_uncut() -> None:
+    # 3,000 bracketed pairs (6,000 steps): finding the call's end spends the reply's 4,000 scan steps, so the
+    # bracket counts as unclosed and the argument list is not cut: the action runs, its first piece holds all.
+    brackets = "[1]" * 3000
+    parsed = parse_react(f"Action: search_courses(topic=python, level={brackets}, extra=1)", TOOLS)
+    assert parsed.action is not None and parsed.action.name == "search_courses"
+    assert parsed.action.kwargs == {"topic": f"python, level={brackets}, extra=1"}
+
+
+def test_closed_quoted_strings_are_skipped_whole_and_their_commas_kept() -> None:
+    # 20,000 backtick pairs are skipped in one compiled match: the call's two arguments come out intact.
+    ticks = "``" * 20_000
+    parsed = parse_react(f'Action: search_courses("a, b", {ticks}x)', TOOLS)
+    assert parsed.action is not None
+    assert parsed.action.args == ["a, b", ticks + "x"]
