@@ -67,3 +67,16 @@ def test_a_time_note_that_compresses_says_the_hours_the_courses_have(goal: str, 
     assert float(need.group(1)) > float(have.group(1))  # "needs more than there is", in numbers that say so
     weeks = re.search(r"(\d+) (?:周|course weeks) × ([\d.]+) (?:小时/周|hours/week)", note)
     assert weeks and int(weeks.group(1)) * float(weeks.group(2)) == float(have.group(1))
+
+
+@pytest.mark.parametrize(
+    "goal", ["I know Python; 8 weeks of web development, 6 hours a week", "我会Python，8周学Web开发，每周6小时"]
+)
+def test_web_development_for_a_python_programmer_is_front_and_back_end(goal: str, tmp_path: Path) -> None:
+    plan = written_plan(goal, tmp_path)
+    courses = re.findall(r"^- (?:Course|课程)：?:? ?(.+)$", plan, re.MULTILINE)
+    assert any(re.search(r"HTML|CSS|JavaScript", line, re.IGNORECASE) for line in courses)  # front-end basics
+    assert any(re.search(r"Django|Flask|FastAPI", line) for line in courses)  # a back end in Python
+    title = plan.splitlines()[0]
+    assert ("Web front-end" in title or "Web 前端" in title) and ("back-end" in title or "后端" in title)
+    assert "new to Web front-end." not in plan and "按Web 前端零基础" not in plan

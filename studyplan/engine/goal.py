@@ -242,7 +242,8 @@ def parse_goal(text: str, today: date, start: date | None = None) -> Goal:
         level = "beginner"
         if known:  # "I know Python; web development": new to the topic, not to everything
             labels = words["separator"].join(vocabulary.topic_label(topic, lang) for topic in known)
-            topic_label = vocabulary.topic_label(main_topic, lang)
+            # every topic the plan teaches: "web development" is new front and back end, not the front end only
+            topic_label = words["separator"].join(vocabulary.topic_label(t, lang) for t in (main_topic, *extra))
             assumptions.append(words["default_level_known"].format(known=labels, topic=topic_label))
         else:
             assumptions.append(words["default_level"])
