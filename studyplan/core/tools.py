@@ -11,6 +11,7 @@ argument checks (studyplan.core.arguments). A parameter annotated with a
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from collections.abc import Callable
@@ -63,6 +64,7 @@ def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     return " ".join(description.split()), params
 
 
+@functools.lru_cache(maxsize=256)  # a registry per run (a batch builds thousands): build each model once
 def tool_from_function(function: Callable[..., ToolResult | str], name: str | None = None) -> Tool:
     """Build a Tool whose arguments model (and so its JSON schema) comes from `function`'s signature and
     docstring."""

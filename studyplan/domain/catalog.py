@@ -75,6 +75,9 @@ class Unit:
 
 @dataclass(frozen=True)
 class Course:
+    """One catalog course. Hashed by its id (equal courses have equal ids): the engine keeps courses in sets
+    and dict keys, and hashing every field, units included, was most of its time."""
+
     id: str  # stable, lowercase, e.g. "py4e", "mit-6-0001", "cs50x"
     name: str  # the course's own name
     name_zh: str | None  # Chinese name where one exists
@@ -89,6 +92,9 @@ class Course:
     format: CourseFormat | None = None  # None when the catalog does not say
     units: tuple[Unit, ...] = ()  # the public outline in order; () when the catalog does not know it
     syllabus_url: str | None = None  # where `units` come from; set whenever units are
+
+    def __hash__(self) -> int:
+        return hash(self.id)
 
     @property
     def total_hours(self) -> float:

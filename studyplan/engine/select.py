@@ -6,6 +6,7 @@ Plain functions over data: the searches' results come in as lists of catalog cou
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -118,11 +119,13 @@ LANGUAGE_PENALTY = 0.2  # a course in English for a learner who writes Chinese, 
 
 def teaches_in_chinese(course: Course) -> bool:
     """Taught in Chinese: its own name is Chinese, or its description or address says so."""
+    return _taught_in_chinese(course.name, course.description, course.url)
+
+
+@functools.lru_cache(maxsize=4096)  # asked for every candidate at every choice; strings hash once
+def _taught_in_chinese(name: str, description: str, url: str) -> bool:
     return (
-        has_chinese(course.name)
-        or bool(_TAUGHT_IN_CHINESE.search(course.description))
-        or "icourse163.org" in course.url
-        or "/zh" in course.url
+        has_chinese(name) or bool(_TAUGHT_IN_CHINESE.search(description)) or "icourse163.org" in url or "/zh" in url
     )
 
 
