@@ -10,7 +10,14 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from studyplan.app.progress import ProgressStore, StatusReport, WeekStatus, build_status, read_plan_file
+from studyplan.app.progress import (
+    ProgressStore,
+    StatusReport,
+    WeekStatus,
+    build_status,
+    is_unchecked_draft,
+    read_plan_file,
+)
 from studyplan.domain.catalog import Catalog
 from studyplan.domain.document import find_dates
 from studyplan.errors import PlanFileError
@@ -24,11 +31,13 @@ PAGE_MARKER = "<!-- studyplan: plan page -->"
 
 @dataclass(frozen=True)
 class PlanEntry:
-    """One Markdown file of the plans folder: its status report, or why it is not a readable plan."""
+    """One Markdown file of the plans folder: its status report, or why it is not a readable plan (an unchecked
+    draft, a model's answer kept beside the plans, is never read as one: `draft` is set instead)."""
 
     path: Path
     report: StatusReport | None
     problem: str | None = None
+    draft: bool = False
 
 
 def list_plans(plans_dir: Path, today: date, catalog: Catalog) -> list[PlanEntry]:
@@ -37,6 +46,9 @@ def list_plans(plans_dir: Path, today: date, catalog: Catalog) -> list[PlanEntry
         raise PlanFileError(f"{plans_dir}: no such plans folder")
     entries = []
     for path in sorted(plans_dir.glob("*.md"))[:MAX_LISTED_FILES]:
+        if is_unchecked_draft(path):
+            entries.append(PlanEntry(path, None, "unchecked draft", draft=True))
+            continue
         if path.stat().st_size > MAX_PLAN_BYTES:
             entries.append(PlanEntry(path, None, f"larger than {MAX_PLAN_BYTES:,} bytes"))
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,9 +63,22 @@ def read_plan_file(plan_path: Path) -> PlanDoc:
     return read_plan_source(plan_path)[1]
 
 
+def is_unchecked_draft(path: Path) -> bool:
+    """Whether `path` is a model's unsaved answer kept as `<topic>.draft-unchecked.md` (or `-2.md`, ...)."""
+    from studyplan.app.plan import DRAFT_SUFFIX
+
+    marker = re.escape(DRAFT_SUFFIX.removesuffix(".md"))
+    return re.fullmatch(rf".+{marker}(?:-\d+)?\.md", path.name) is not None
+
+
 def read_plan_source(plan_path: Path) -> tuple[str, PlanDoc]:
-    """The saved plan's text and its reading; PlanFileError naming the file when it cannot be read, parsed,
-    or its dates are too close to the calendar's end (year 9999) to be moved or extended."""
+    """The saved plan's text and its reading; PlanFileError naming the file when it is an unchecked draft, it
+    cannot be read, parsed, or its dates are too close to the calendar's end (year 9999) to be moved or extended."""
+    if is_unchecked_draft(plan_path):
+        raise PlanFileError(
+            f"{plan_path}: an unchecked draft (the model's answer, never checked or saved as a plan), "
+            "not a plan studyplan can track: run the goal again to get a checked plan"
+        )
     text = read_user_file(plan_path, PlanFileError, "plan file")
     try:
         plan = read_saved_plan(text)
@@ -133,6 +147,15 @@ class ProgressStore:
             Checkin(week=week, on=date.fromisoformat(day), hours=hours, note=note, done=bool(done))
             for week, day, hours, note, done in rows
         ]
+
+    def move_plan(self, old_path: Path, new_path: Path) -> None:
+        """File the check-ins of `old_path` under `new_path` (a revision renamed the plan); nothing to move
+        creates nothing."""
+        with self._transaction(create=False) as connection:
+            if connection is not None:
+                connection.execute(
+                    "UPDATE checkins SET plan = ? WHERE plan = ?", (self.plan_key(new_path), self.plan_key(old_path))
+                )
 
     def done_weeks(self, plan_path: Path) -> set[int]:
         """The week numbers checked in as done (weeks a revision must leave as they are)."""

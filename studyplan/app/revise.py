@@ -3,7 +3,12 @@
 The revision agent is the same ReAct loop with a revision prompt and two more tools: `read_plan` shows the
 saved plan and the weeks checked in as done, `save_revision` checks the new version like save_plan does,
 refuses any change to a done week, keeps the previous version in `<plans>/.versions/` and replaces the plan
-in place (so check-ins, keyed by the plan's name, survive). After the run the command shows a week diff.
+in place. After the run the command shows a week diff.
+
+A plan whose file name carries its length (`machine-learning-13w.md`) and whose revision changes that length
+is saved under the name of the new length (`machine-learning-10w.md`, or `-10w-2.md` when that name is taken:
+no file is ever overwritten), its check-ins move with it, and the old file goes (its text is the version kept
+in `.versions/`): one file is the current plan, and `status`/`checkin` on the new name see all the progress.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import contextlib
 import fcntl
 import glob
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,7 +51,9 @@ VERSIONS_DIR = ".versions"
 # A whole plan must reach the model unshortened, and the read/save pair must not be folded away mid-run.
 REVISION_OBSERVATION_CHARS = 60_000
 REVISION_CONTEXT_TOKENS = 48_000
-# Measured pace that calls for a replan: a week or more off the calendar, or hours a quarter off the plan.
+# A plan file named for its length: `<topic>-<weeks>w.md`, maybe numbered (`-2`) when the name was taken.
+_LENGTH_IN_NAME = re.compile(r"^(?P<base>.+)-(?P<weeks>\d+)w(?:-\d+)?$")
+MAX_NAME_ATTEMPTS = 100
 
 
 # --- progress ------------------------------------------------------------------------------------------
@@ -90,6 +98,47 @@ def check_revisable(plan_path: Path) -> None:
         raise UsageError(f"{plan_path}: is a symlink; revise only rewrites plain files (revise the file it points to)")
     if plan_path.exists() and not plan_path.is_file():
         raise UsageError(f"{plan_path}: not a regular file")
+
+
+def name_for_length(plan_path: Path, weeks: int) -> str | None:
+    """The file name a plan `weeks` long should have when its name states another length (None: keep it)."""
+    match = _LENGTH_IN_NAME.match(plan_path.stem)
+    if match is None or int(match["weeks"]) == weeks:
+        return None
+    return f"{match['base']}-{weeks}w{plan_path.suffix}"
+
+
+def free_plan_name(folder: Path, name: str) -> str:
+    """`name`, or the first numbered name (`-2`, `-3`, ...) that is neither a file nor has check-ins filed
+    under it (check-ins of a deleted plan must not attach to the renamed one)."""
+    from studyplan.app.progress import ProgressStore
+
+    stem, suffix = os.path.splitext(name)
+    for attempt in range(1, MAX_NAME_ATTEMPTS):
+        candidate = folder / (name if attempt == 1 else f"{stem}-{attempt}{suffix}")
+        taken = candidate.exists() or candidate.is_symlink()
+        if not taken and not ProgressStore.for_plan(candidate).checkins(candidate):
+            return candidate.name
+    raise PlanFileError(f"{folder / name}: no free file name for the revised plan")
+
+
+def save_over(path: Path, content: str) -> Path:
+    """Write the revision: in place, or (when its length no longer matches the name) under the name of the new
+    length, moving the check-ins with it and removing the old file. Returns where the plan now is."""
+    from studyplan.app.progress import ProgressStore
+
+    new_name = name_for_length(path, len(parse_plan(content).weeks))
+    if new_name is None:
+        replace_file(path, content)
+        return path
+    new_path = write_new_file(path.parent, free_plan_name(path.parent, new_name), content)
+    try:
+        ProgressStore.for_plan(path).move_plan(path, new_path)
+    except BaseException:
+        new_path.unlink(missing_ok=True)  # nothing moved: the plan stays where it was
+        raise
+    path.unlink()
+    return new_path
 
 
 def read_plan_text(plan_path: Path) -> str:
@@ -180,7 +229,8 @@ def save_revision(ctx: ToolContext, content: str) -> ToolResult:
                 "nothing was saved: run revise again on the new plan"
             )
         kept = keep_version(path, based_on)
-        replace_file(path, content)
+        path = save_over(path, content)
+    ctx.readable_plan = path  # a second save in this run revises the plan where it now is
     ctx.readable_text = read_user_file(path, PlanFileError, "plan file")
     ctx.saved_plans.append(path)
     return observations.revision_saved(path, kept, describe_diff(diff))
@@ -203,11 +253,17 @@ class RevisionResult:
     finished: RunFinished
     diff: PlanDiff | None  # None when no revision was saved
     kept_versions: list[Path]  # earlier versions this run kept, oldest first
+    plan_path: Path  # where the plan is now
+    renamed_from: Path | None = None  # the plan's file before a revision that changed its length renamed it
 
 
-def _versions(plan_path: Path) -> set[Path]:
-    folder = plan_path.parent / VERSIONS_DIR
-    return set(folder.glob(f"{glob.escape(plan_path.stem)}.*.md")) if folder.is_dir() else set()
+def _versions(*plan_paths: Path) -> set[Path]:
+    found: set[Path] = set()
+    for plan_path in plan_paths:
+        folder = plan_path.parent / VERSIONS_DIR
+        if folder.is_dir():
+            found |= set(folder.glob(f"{glob.escape(plan_path.stem)}.*.md"))
+    return found
 
 
 @dataclass
@@ -222,12 +278,14 @@ class RevisionRun:
 
     def result(self, finished: RunFinished) -> RevisionResult:
         """What the finished run changed: the week diff and the versions it kept."""
-        kept = sorted(_versions(self.plan_path) - self.versions_before)
-        diff = None
-        if self.run.context.saved_plans:
-            revised = parse_plan(read_plan_text(self.plan_path))
-            diff = diff_plans(parse_plan(self.original), revised, self.catalog)
-        return RevisionResult(finished, diff, kept)
+        saved = self.run.context.saved_plans
+        kept = sorted(_versions(self.plan_path, *saved) - self.versions_before)
+        if not saved:
+            return RevisionResult(finished, None, kept, self.plan_path)
+        current = saved[-1]
+        revised = parse_plan(read_plan_text(current))
+        diff = diff_plans(parse_plan(self.original), revised, self.catalog)
+        return RevisionResult(finished, diff, kept, current, self.plan_path if current != self.plan_path else None)
 
 
 def revision_run(request: str, options: RunOptions, plan_path: Path) -> RevisionRun:

@@ -21,9 +21,12 @@ DIFF_DETAIL_CHARS = 48  # an added or removed week's content, enough to recognis
 _CHANGE_STYLES = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}
 
 
-def render_week_diff(console: Console, diff: PlanDiff, kept_version: Path | None = None) -> None:
+def render_week_diff(
+    console: Console, diff: PlanDiff, kept_version: Path | None = None, moved: tuple[Path, Path] | None = None
+) -> None:
     """What a revision changed: the plan's length and end, then one row per added, removed or changed week
-    (a run of weeks that only moved to later or earlier dates is one row)."""
+    (a run of weeks that only moved to later or earlier dates is one row), and where the plan now is when
+    `moved` (old path, new path) says the revision renamed it."""
     weeks = f"{diff.after_weeks} weeks"
     if diff.before_weeks != diff.after_weeks:
         weeks = f"{diff.before_weeks} → {weeks}"
@@ -47,6 +50,17 @@ def render_week_diff(console: Console, diff: PlanDiff, kept_version: Path | None
         console.print(Text(f"{diff.unchanged} week{'s' if diff.unchanged != 1 else ''} unchanged.", style="dim"))
     if kept_version is not None:
         console.print(Text(f"Previous version kept: {display_path(kept_version)}", style="dim"), soft_wrap=True)
+    if moved is not None:
+        render_plan_moved(console, *moved)
+
+
+def render_plan_moved(console: Console, old: Path, new: Path) -> None:
+    """The line saying a revision renamed the plan to follow its new length (its check-ins went with it)."""
+    message = (
+        f"The plan is now {display_path(new)} (renamed from {display_path(old)} to follow its new length; "
+        "its check-ins moved with it)."
+    )
+    console.print(Text(message, style="bold"), soft_wrap=True)
 
 
 def _diff_rows(changes: tuple[WeekChange, ...]) -> list[tuple[Text, Text, Text, Text, Text]]:
@@ -129,6 +143,11 @@ def _change_row(change: WeekChange) -> tuple[Text, Text, Text, Text, Text]:
 
 def _courses_text(week: Week) -> str:
     return ", ".join(week.courses) or "—"
+
+
+def render_reviser_answer(console: Console, answer: str) -> None:
+    """The reviser's own answer when it saved nothing: why, and the requests it does understand."""
+    console.print(Text(answer.strip()), soft_wrap=True)
 
 
 def render_replan_request(console: Console, request: str, needed: bool) -> None:

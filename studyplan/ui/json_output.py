@@ -74,6 +74,7 @@ def revision_json(result: RevisionResult, revision: RevisionRun) -> dict[str, An
 
     document = _run_json(result.finished, revision.run)
     document["kept_version"] = display_path(result.kept_versions[0]) if result.kept_versions else None
+    document["renamed_from"] = display_path(result.renamed_from) if result.renamed_from is not None else None
     diff = result.diff
     document["changes"] = (
         None
@@ -143,6 +144,9 @@ def plan_list_json(entries: list[PlanEntry]) -> dict[str, Any]:
             "current_week": next((s.week.number for s in report.weeks if s.is_current), None),
         })
     skipped = [
-        {"path": display_path(entry.path), "problem": entry.problem} for entry in entries if entry.report is None
+        {"path": display_path(entry.path), "problem": entry.problem}
+        for entry in entries
+        if entry.report is None and not entry.draft
     ]
-    return {"plans": plans, "not_plans": skipped}
+    drafts = [display_path(entry.path) for entry in entries if entry.draft]
+    return {"plans": plans, "not_plans": skipped, "unchecked_drafts": drafts}

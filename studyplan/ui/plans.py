@@ -46,9 +46,13 @@ def render_plan_list(console: Console, plans_dir: Path, entries: list[PlanEntry]
                 table.add_row(*[Text(cell) for cell in row[:-1]], Text(pace, style=style))
             console.print(table)
     for entry in entries:
-        if entry.report is None:
+        if entry.report is None and not entry.draft:
             line = Text(f"Not a plan: {display_path(entry.path)} ({entry.problem})", style="dim")
             console.print(line, soft_wrap=True)
+    drafts = [display_path(entry.path) for entry in entries if entry.draft]
+    if drafts:  # the model's unsaved answers: kept for the learner, never checked, never tracked
+        label = f"Unchecked draft{'s' if len(drafts) != 1 else ''} (not plans, never checked): "
+        console.print(Text.assemble((label, "yellow"), ", ".join(drafts)), soft_wrap=True)
 
 
 _NUMBERS = ("Weeks done", "Hours")

@@ -45,7 +45,19 @@ def revise_plan(plan: Path, request: str, options: RunOptions, json_output: bool
         from studyplan.ui.console import make_console
         from studyplan.ui.diff import render_week_diff
 
-        render_week_diff(make_console(), result.diff, result.kept_versions[0] if result.kept_versions else None)
+        moved = (result.renamed_from, result.plan_path) if result.renamed_from is not None else None
+        render_week_diff(make_console(), result.diff, result.kept_versions[0] if result.kept_versions else None, moved)
+    elif result.renamed_from is not None:  # -q: the path the plan moved to is the one thing to say
+        from studyplan.ui.console import make_console
+        from studyplan.ui.diff import render_plan_moved
+
+        render_plan_moved(make_console(), result.renamed_from, result.plan_path)
+    elif options.quiet and result.diff is None and finished.summary.strip():
+        # -q shows only the error line above; the reviser's answer says why (and what it does understand).
+        from studyplan.ui.console import make_console
+        from studyplan.ui.diff import render_reviser_answer
+
+        render_reviser_answer(make_console(stderr=True), finished.summary)
     raise typer.Exit(run_exit_code(finished.status, revision.run.trace_stopped))
 
 
