@@ -18,6 +18,7 @@ import fcntl
 import glob
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -133,6 +134,7 @@ def save_over(path: Path, content: str) -> Path:
         return path
     new_path = write_new_file(path.parent, free_plan_name(path.parent, new_name), content)
     try:
+        os.chmod(new_path, stat.S_IMODE(path.stat().st_mode))  # the same plan under a new name: its own mode
         ProgressStore.for_plan(path).move_plan(path, new_path)
     except BaseException:
         new_path.unlink(missing_ok=True)  # nothing moved: the plan stays where it was
@@ -157,10 +159,20 @@ def _plan_path(ctx: ToolContext) -> Path:
     return ctx.readable_plan
 
 
+def plan_changed(path: Path) -> PlanChanged:
+    """The run's end when the plan changed, or went (renamed by another revision), since the run read it."""
+    return PlanChanged(
+        f"{path}: the plan changed while this revision was being made (another revise or an editor); "
+        "nothing was saved: run revise again on the new plan"
+    )
+
+
 def read_plan(ctx: ToolContext) -> ToolResult:
     """Read the saved plan being revised: its Markdown, and which weeks the learner has checked in as done
     (those weeks must not change). Call it before changing anything."""
     path = _plan_path(ctx)
+    if ctx.readable_text is not None and not path.exists() and not path.is_symlink():
+        raise plan_changed(path)  # another revision renamed it since this run started
     try:
         text = read_plan_text(path)
     except PlanFileError as error:
@@ -223,11 +235,9 @@ def save_revision(ctx: ToolContext, content: str) -> ToolResult:
         raise observations.plan_rejected(problems, tool="save_revision")
     diff = diff_plans(before, after, ctx.catalog)
     with plan_lock(path):  # read, check and write as one step: two revisions never both save over one text
-        if read_user_file(path, PlanFileError, "plan file") != based_on:
-            raise PlanChanged(
-                f"{path}: the plan changed while this revision was being made (another revise or an editor); "
-                "nothing was saved: run revise again on the new plan"
-            )
+        # Gone: another revision renamed it for a new length (or the learner moved it) since it was read.
+        if not path.exists() or read_user_file(path, PlanFileError, "plan file") != based_on:
+            raise plan_changed(path)
         kept = keep_version(path, based_on)
         path = save_over(path, content)
     ctx.readable_plan = path  # a second save in this run revises the plan where it now is
