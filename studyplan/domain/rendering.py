@@ -30,7 +30,8 @@ def _text(text: str) -> str:
 
 
 def _item(text: str) -> str:
-    """Free text safe as a list item's text: "0." stays text, not a nested list; ">0" is no quote."""
+    """Free text safe at the start of a block (a list item, the time-note paragraph): "0." stays text, not a
+    list; ">0" is no quote."""
     text = _text(text)
     return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3] or m[4]}", text, count=1)
 
@@ -51,7 +52,7 @@ def render_plan(plan: PlanDoc, catalog: Catalog) -> str:
         "",
     ]
     if plan.time_note:
-        lines += [labels["time_note"], "", _text(plan.time_note), ""]
+        lines += [labels["time_note"], "", _item(plan.time_note), ""]
     if plan.assumptions:
         lines += [labels["assumptions"], "", *(f"- {_item(item)}" for item in plan.assumptions), ""]
     for phase in plan.phases:
