@@ -35,6 +35,9 @@ _ARGUMENT_KEYS = ("arguments", "args", "parameters", "action_input", "tool_input
 _TOOL_CALL_TAG = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL | re.IGNORECASE)
 _FUNCTION_TAG = re.compile(rf"<function=({IDENTIFIER})>(.*?)(?:</function>|\Z)", re.DOTALL)
 _FENCED_BLOCK = re.compile(r"```[A-Za-z_]*[ \t]*\n(.*?)```", re.DOTALL)
+# A line that is only `functions.name:` (or `functions.name()`): llama-cpp-python's chatml-function-calling
+# grammar lets a forced call end there, with no arguments; the tool then runs with none.
+_BARE_FUNCTION_LINE = re.compile(r"^[ \t]*functions\.((?>[A-Za-z_][A-Za-z0-9_-]*))[ \t]*(?::|\(\s*\))[ \t]*$", re.MULTILINE)
 _FUNCTIONS_PREFIX = re.compile(r"functions\.((?>[A-Za-z_][A-Za-z0-9_-]*))(?:\s|<\|[^|]*\|>|json|[:(])*(\{)")
 
 # Strings are matched whole (so a comma inside one is kept); a comma before a closing bracket is dropped.
@@ -78,7 +81,9 @@ def extract_embedded_calls(content: str) -> Calls:
     if not content or not content.strip():
         return []
     content = unescape_entities(content)
-    finders = (_tool_call_tags, _function_tags, _fenced_calls, _functions_prefix_calls, _whole_json_calls)
+    finders = (
+        _tool_call_tags, _function_tags, _fenced_calls, _functions_prefix_calls, _whole_json_calls, _bare_calls
+    )
     with repair_budget():
         for finder in finders:
             calls = finder(content)
@@ -239,3 +244,7 @@ def _whole_json_calls(content: str) -> Calls:
     if not body.startswith(("{", "[")):
         return []
     return _calls_from_json(body, require_arguments=True)
+
+
+def _bare_calls(content: str) -> Calls:
+    return [(name, {}) for name in _BARE_FUNCTION_LINE.findall(content)]

@@ -62,7 +62,10 @@ def missing_for_plan(goal: str, journal: Journal) -> list[str]:
             draft_id = drafts[-1].result.data.get("draft_id", "")
             missing.append(f'the draft is not saved: call save_draft(draft_id="{draft_id}")')
         else:
-            missing.append("no plan composed yet: call compose_plan with course ids from your searches")
+            examples = [entry.result.data.get("next_call") for entry in journal.succeeded("search_courses")]
+            example = next((str(call) for call in reversed(examples) if call), "")
+            hint = f", e.g. {example}" if example else ""
+            missing.append(f"no plan composed yet: call compose_plan with course ids from your searches{hint}")
     return missing
 
 

@@ -17,12 +17,14 @@ from dateutil.rrule import WEEKLY, rrule
 
 from studyplan.core.tools import Tool, ToolRegistry, ToolResult, tool_from_function
 from studyplan.domain import vocabulary
+from studyplan.domain.catalog import Course
 from studyplan.domain.checks import fill_note, review_plan
 from studyplan.domain.document import render_plan
 from studyplan.engine.goal import parse_goal
 from studyplan.errors import StudyplanError
 from studyplan.paths import write_new_file
 from studyplan.planner import observations
+from studyplan.planner.choice_review import read_goal
 from studyplan.planner.compose_tool import Drafts, writing_help
 from studyplan.planner.context import ToolContext
 from studyplan.planner.filenames import checked_plan_filename
@@ -44,13 +46,36 @@ def search_courses(
     """
     normalized_level = vocabulary.normalize_level(level) if level else None
     matches = ctx.catalog.search(topic, normalized_level)
-    return observations.search_result(
+    result = observations.search_result(
         matches[:SEARCH_LIMIT],
         total=len(matches),
         limit=SEARCH_LIMIT,
         topic=topic,
         level=normalized_level,
         known_topics=ctx.catalog.topics(),
+    )
+    next_call = _compose_example(ctx, matches[:SEARCH_LIMIT])
+    if not next_call:
+        return result
+    # A 0.5B model given a list and no next step searched again (twice, so the repeat guard ended the run):
+    # a concrete call with the goal's own weeks, hours and a valid start is what it can act on.
+    text = f"{result.text}\nNext: choose ids from this list in study order (prerequisites first), e.g. {next_call}"
+    return ToolResult(text, {**result.data, "next_call": next_call})
+
+
+def _compose_example(ctx: ToolContext, found: list[Course]) -> str:
+    """A compose_plan call built from the goal and the first course found (its prerequisites first); "" when
+    nothing was found or there is no goal to take weeks and hours from."""
+    goal = read_goal(ctx.goal, ctx.today)
+    if not found or goal is None:
+        return ""
+    first = found[0]
+    ids = [*(pid for pid in first.prerequisites if ctx.catalog.get(pid) is not None), first.id]
+    start = max(goal.start, ctx.today)
+    listed = ", ".join(f'"{course_id}"' for course_id in ids)
+    return (
+        f"compose_plan(course_ids=[{listed}], weeks={goal.weeks}, hours_per_week={goal.hours_per_week:g}, "
+        f'start_date="{start.isoformat()}")'
     )
 
 
