@@ -37,7 +37,9 @@ _FUNCTION_TAG = re.compile(rf"<function=({IDENTIFIER})>(.*?)(?:</function>|\Z)",
 _FENCED_BLOCK = re.compile(r"```[A-Za-z_]*[ \t]*\n(.*?)```", re.DOTALL)
 # A line that is only `functions.name:` (or `functions.name()`): llama-cpp-python's chatml-function-calling
 # grammar lets a forced call end there, with no arguments; the tool then runs with none.
-_BARE_FUNCTION_LINE = re.compile(r"^[ \t]*functions\.((?>[A-Za-z_][A-Za-z0-9_-]*))[ \t]*(?::|\(\s*\))[ \t]*$", re.MULTILINE)
+_BARE_FUNCTION_LINE = re.compile(
+    r"^[ \t]*functions\.((?>[A-Za-z_][A-Za-z0-9_-]*))[ \t]*(?::|\(\s*\))[ \t]*$", re.MULTILINE
+)
 _FUNCTIONS_PREFIX = re.compile(r"functions\.((?>[A-Za-z_][A-Za-z0-9_-]*))(?:\s|<\|[^|]*\|>|json|[:(])*(\{)")
 
 # Strings are matched whole (so a comma inside one is kept); a comma before a closing bracket is dropped.
