@@ -107,7 +107,7 @@ class PlanComposer:
         with a back end, so its project is a web app rather than a static site)."""
         goal = self.goal
         if self.target is not None:
-            return exams.phrases(self.lang)["capstone_project"].format(target=self.target.label(self.lang))
+            return exams.capstone_project(self.target, self.lang)
         added = [t for t in goal.extra_topics if t not in vocabulary.topic_prerequisites(goal.topic)]
         topic = added[-1] if added else goal.topic
         project = self._topic_words(topic)["project"]

@@ -14,7 +14,8 @@ from typing import Any
 
 from studyplan.lang import Lang
 
-# Which topic an exam belongs to: a target is only read from a goal about that topic.
+# Which topic an exam belongs to: a target is only read from a goal about that topic. Career targets (an
+# interview, a job: data "role_target") are read from a goal about any topic; their level is the role.
 EXAM_TOPICS = {"ielts": "english", "toefl": "english", "jlpt": "japanese", "hsk": "chinese"}
 MOCK_SPACING_WEEKS = 4  # a full mock test about once a month, the diagnostic in week 1 and one near the end
 
@@ -28,8 +29,8 @@ def targets_data() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Target:
-    exam: str  # "ielts", "toefl", "jlpt", "hsk"
-    level: str  # "6.5", "100", "N2", "4"
+    exam: str  # "ielts", "toefl", "jlpt", "hsk", "interview", "job"
+    level: str  # "6.5", "100", "N2", "4", or the role of a career target ("数据分析", "junior front-end")
     stated: bool  # False when the goal names the exam but no score or level (the default is assumed)
 
     def data(self) -> dict[str, Any]:
@@ -37,6 +38,8 @@ class Target:
         return exam
 
     def label(self, lang: Lang) -> str:
+        if not self.level:  # a career target that names no role
+            return str(self.data()["default_label"][lang])
         return str(self.data()["target_label"][lang].format(level=self.level))
 
     def exam_name(self, lang: Lang) -> str:
@@ -46,12 +49,14 @@ class Target:
 def read_target(text: str, topic: str) -> Target | None:
     """The exam target a goal names for its topic, e.g. Target("ielts", "6.5")."""
     for exam, data in targets_data()["exams"].items():
-        if EXAM_TOPICS.get(exam) != topic:
+        if EXAM_TOPICS.get(exam) != topic and not data.get("role_target"):
             continue
         match = re.search(data["pattern"], text, re.IGNORECASE)
         if match is None:
             continue
         level = match.groupdict().get("level") or match.groupdict().get("level2")
+        if data.get("role_target"):
+            return Target(exam, (level or "").strip(), stated=level is not None)
         if level is None:
             return Target(exam, data["default_level"], stated=False)
         level = level.upper()
@@ -76,9 +81,19 @@ def phrases(lang: Lang) -> dict[str, str]:
     return words
 
 
+def target_phrases(target: Target, lang: Lang) -> dict[str, str]:
+    """The shared phrases with the target's own in their place (a mock interview is not a practice test)."""
+    own: dict[str, str] = target.data().get("phrases", {}).get(lang, {})
+    return {**phrases(lang), **own}
+
+
+def capstone_project(target: Target, lang: Lang) -> str:
+    return target_phrases(target, lang)["capstone_project"].format(target=target.label(lang))
+
+
 def mock_task(target: Target, lang: Lang, number: int) -> str:
     """Number 0 is the diagnostic."""
-    words, data = phrases(lang), target.data()
+    words, data = target_phrases(target, lang), target.data()
     key = "mock_diagnostic" if number == 0 else "mock"
     return words[key].format(
         exam=target.exam_name(lang), sections=data["sections"][lang], target=target.label(lang), number=number
@@ -86,7 +101,7 @@ def mock_task(target: Target, lang: Lang, number: int) -> str:
 
 
 def mock_deliverable(target: Target, lang: Lang, number: int) -> str:
-    words = phrases(lang)
+    words = target_phrases(target, lang)
     if number == 0:
         return words["diagnostic_deliverable"]
     return words["mock_deliverable"].format(number=number, target=target.label(lang))
@@ -100,11 +115,12 @@ def drills(target: Target, lang: Lang) -> tuple[list[str], list[str]]:
 
 
 def phase_title(title: str, target: Target, lang: Lang) -> str:
-    return phrases(lang)["phase_target"].format(title=title, target=target.label(lang))
+    return target_phrases(target, lang)["phase_target"].format(title=title, target=target.label(lang))
 
 
 def self_check(target: Target, lang: Lang, final: bool) -> str:
-    return phrases(lang)["self_check_final" if final else "self_check_target"].format(target=target.label(lang))
+    words = target_phrases(target, lang)
+    return words["self_check_final" if final else "self_check_target"].format(target=target.label(lang))
 
 
 def _hours_range(target: Target, lang: Lang) -> tuple[int, int] | None:
@@ -133,7 +149,7 @@ def _cefr(target: Target) -> str | None:
 
 def feasibility(target: Target, lang: Lang, level: str, weeks: int, hours_per_week: float) -> str:
     """The feasibility line in numbers: what the target usually needs, what the plan has, what it does."""
-    words, data = phrases(lang), target.data()
+    words, data = target_phrases(target, lang), target.data()
     estimate = _hours_range(target, lang)
     if estimate is None:
         return words["no_hours"].format(target=target.label(lang), source=data["hours_source"][lang])
