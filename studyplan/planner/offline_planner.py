@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from studyplan.core.journal import Journal, JournalEntry
-from studyplan.core.model import ModelReply, ToolCall, first_user_text
+from studyplan.core.model import ModelReply, ToolCall
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import LEVELS, Catalog, Course
 from studyplan.domain.document import PlanDoc, render_plan
@@ -35,6 +35,7 @@ from studyplan.engine.select import (
 )
 from studyplan.errors import NoMatchingTopic
 from studyplan.paths import display_path
+from studyplan.planner.rule_policy import RulePolicy
 
 MAX_SAVE_ATTEMPTS = 2
 PACKING_SHARE = 0.1  # of a week, kept free per course when filling the time: pieces rarely fill weeks exactly
@@ -94,26 +95,13 @@ def _found_courses(course_ids: list[str], catalog: Catalog) -> list[Course]:
 # --- the model -----------------------------------------------------------------------------------------
 
 
-class OfflinePlanner:
+class OfflinePlanner(RulePolicy):
     """A ChatModel that plans with rules instead of a network call."""
 
-    name = "offline"
-    offline = True
-
-    def __init__(self, catalog: Catalog, journal: Journal | None = None) -> None:
-        self.catalog = catalog
-        self.journal = journal if journal is not None else Journal()  # the registry's, of the run it plays in
-
-    def complete(
-        self,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        stop: list[str] | None = None,
-        tool_choice: str | None = None,  # the rules already call the date first
-    ) -> ModelReply:
+    def reply(self, first_user_message: str) -> ModelReply:
         """The next step of the trajectory. A goal no catalog topic matches is declined in prose, as a model
         that searched and found nothing would (the run then ends without a plan)."""
-        conversation = _Conversation(first_user_text(messages), self.journal)
+        conversation = _Conversation(first_user_message, self.journal)
         today = conversation.today()
         try:
             goal = parse_goal(conversation.goal_text, today or _PLACEHOLDER_TODAY)

@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from studyplan.core.journal import Journal, JournalEntry
-from studyplan.core.model import ModelReply, ToolCall, first_user_text
+from studyplan.core.journal import JournalEntry
+from studyplan.core.model import ModelReply, ToolCall
 from studyplan.domain import vocabulary
 from studyplan.domain.catalog import Catalog, Course
 from studyplan.domain.document import PlanDoc, parse_plan, render_plan
@@ -27,6 +27,7 @@ from studyplan.engine.revision_request import Request, parse_request
 from studyplan.errors import PlanFileError
 from studyplan.lang import Lang, detect_lang
 from studyplan.paths import display_path
+from studyplan.planner.rule_policy import RulePolicy
 
 MAX_SAVE_ATTEMPTS = 2
 
@@ -34,24 +35,11 @@ MAX_SAVE_ATTEMPTS = 2
 # --- the model -----------------------------------------------------------------------------------------
 
 
-class OfflineReviser:
+class OfflineReviser(RulePolicy):
     """A ChatModel that revises a saved plan with rules instead of a network call."""
 
-    name = "offline"
-    offline = True
-
-    def __init__(self, catalog: Catalog, journal: Journal | None = None) -> None:
-        self.catalog = catalog
-        self.journal = journal if journal is not None else Journal()  # the registry's, of the run it plays in
-
-    def complete(
-        self,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        stop: list[str] | None = None,
-        tool_choice: str | None = None,  # the rules already call the date first
-    ) -> ModelReply:
-        return _Turn(first_user_text(messages), self.journal.entries, self.catalog).reply()
+    def reply(self, first_user_message: str) -> ModelReply:
+        return _Turn(first_user_message, self.journal.entries, self.catalog).reply()
 
 
 class _Turn:
